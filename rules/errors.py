@@ -1,0 +1,32 @@
+"""Typed errors with stable codes (replay.md): 'cannot parse' is apart from 'not allowed'."""
+
+from __future__ import annotations
+
+CODES = (
+    "malformed",
+    "shape",
+    "duplicate",
+    "cooldown",
+    "not_here",
+    "not_networked",
+    "unavailable",
+    "bad_target",
+    "garnets",
+    "guess",
+)
+
+
+class RuleError(Exception):
+    """A submission (or draft entry) the rules refuse. `code` is one of CODES."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+class ParseError(ValueError):
+    """Text or a file that cannot be read as the notation or format at all."""

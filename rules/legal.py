@@ -1,0 +1,77 @@
+"""Every action a player may submit now (OpenSpiel's `legal_actions`), built directly from S0.
+
+Generated, not filtered: the bot's autocomplete calls this on every keystroke.
+"""
+
+from __future__ import annotations
+
+import json
+
+from . import abilities
+from .actions import ABILITY, CONVERSE, FRIEND, HORIZONTAL, MOVE, VERTICAL, Action
+from .network import network_of
+from .state import GameState
+from .validate import check_action, has_non_move
+
+
+def single_move_only(state: GameState, player: str) -> bool:
+    """True when the player has no legal non-movement action and submits one move (R39, Q22)."""
+    return not has_non_move(state, player)
+
+
+def _moves(state: GameState, player: str) -> list[Action]:
+    cds = state.cooldowns.get(player, frozenset())
+    out = []
+    for c in state.positions:
+        if f"move:{c.value}" not in cds:
+            out.append(Action(MOVE, direction=HORIZONTAL, character=c))
+            out.append(Action(MOVE, direction=VERTICAL, character=c))
+    return out
+
+
+def _non_moves(state: GameState, player: str) -> list[Action]:
+    own = state.own(player)
+    if not state.alive(own):
+        return []
+    cds = state.cooldowns.get(player, frozenset())
+    out = []
+    here = state.positions[own]
+    for c, loc in state.positions.items():
+        if loc is here and c is not own and f"converse:{c.value}" not in cds:
+            out.append(Action(CONVERSE, character=c))
+    if f"ability:{own.value}" not in cds:
+        for t, d, p in abilities.options(state, own, own):
+            out.append(Action(ABILITY, target=t, destination=d, player=p))
+    for friend in sorted(network_of(state, own), key=lambda c: c.value):
+        if f"friend:{friend.value}" not in cds:
+            for t, d, p in abilities.options(state, friend, own):
+                out.append(Action(FRIEND, friend=friend, target=t, destination=d, player=p))
+    return out
+
+
+def legal_actions(state: GameState, player: str) -> list[Action]:
+    """Every individually legal action, moves first. Empty once the game is over.
+
+    If the player has no legal non-movement action, only moves are listed (single_move_only).
+    """
+    if state.over:
+        return []
+    return _moves(state, player) + _non_moves(state, player)
+
+
+def legal_seconds(state: GameState, player: str, first: Action) -> list[Action]:
+    """Actions that may stand beside `first` in one submission (no shared key, one move at most)."""
+    if state.over or check_action(state, player, first) is not None:
+        return []
+    own = state.own(player)
+    first_key = first.key(own)
+    pool = _non_moves(state, player) if first.is_move else legal_actions(state, player)
+    return [a for a in pool if a.key(own) != first_key]
+
+
+def sorted_json(actions: list[Action]) -> list[dict]:
+    """Actions in replay.md's `legal` order: by their JSON text with sorted keys."""
+    return sorted((a.to_json() for a in actions), key=lambda d: json.dumps(d, sort_keys=True))
+
+
+__all__ = ["legal_actions", "legal_seconds", "single_move_only", "sorted_json", "ABILITY", "FRIEND"]
