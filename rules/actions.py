@@ -20,6 +20,12 @@ HORIZONTAL = "horizontal"
 VERTICAL = "vertical"
 DIRECTIONS = (HORIZONTAL, VERTICAL)
 
+# Cooldown keys, precomputed: enum `.value` lookups dominate the hot path otherwise.
+MOVE_KEY = {c: f"move:{c.value}" for c in Character}
+CONVERSE_KEY = {c: f"converse:{c.value}" for c in Character}
+ABILITY_KEY = {c: f"ability:{c.value}" for c in Character}
+FRIEND_KEY = {c: f"friend:{c.value}" for c in Character}
+
 
 @dataclass(frozen=True, slots=True)
 class Action:
@@ -79,12 +85,12 @@ class Action:
     def key(self, own: Character) -> str:
         """Cooldown key (R45, replay.md spelling)."""
         if self.kind == MOVE:
-            return f"move:{self.character.value}"
+            return MOVE_KEY[self.character]
         if self.kind == CONVERSE:
-            return f"converse:{self.character.value}"
+            return CONVERSE_KEY[self.character]
         if self.kind == ABILITY:
-            return f"ability:{own.value}"
-        return f"friend:{self.friend.value}"
+            return ABILITY_KEY[own]
+        return FRIEND_KEY[self.friend]
 
     def to_json(self) -> dict[str, Any]:
         """The replay.md form of this action."""

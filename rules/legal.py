@@ -8,7 +8,19 @@ from __future__ import annotations
 import json
 
 from . import abilities
-from .actions import ABILITY, CONVERSE, FRIEND, HORIZONTAL, MOVE, VERTICAL, Action
+from .actions import (
+    ABILITY,
+    ABILITY_KEY,
+    CONVERSE,
+    CONVERSE_KEY,
+    FRIEND,
+    FRIEND_KEY,
+    HORIZONTAL,
+    MOVE,
+    MOVE_KEY,
+    VERTICAL,
+    Action,
+)
 from .network import network_of
 from .state import GameState
 from .validate import check_action, has_non_move
@@ -23,7 +35,7 @@ def _moves(state: GameState, player: str) -> list[Action]:
     cds = state.cooldowns.get(player, frozenset())
     out = []
     for c in state.positions:
-        if f"move:{c.value}" not in cds:
+        if MOVE_KEY[c] not in cds:
             out.append(Action(MOVE, direction=HORIZONTAL, character=c))
             out.append(Action(MOVE, direction=VERTICAL, character=c))
     return out
@@ -37,13 +49,13 @@ def _non_moves(state: GameState, player: str) -> list[Action]:
     out = []
     here = state.positions[own]
     for c, loc in state.positions.items():
-        if loc is here and c is not own and f"converse:{c.value}" not in cds:
+        if loc is here and c is not own and CONVERSE_KEY[c] not in cds:
             out.append(Action(CONVERSE, character=c))
-    if f"ability:{own.value}" not in cds:
+    if ABILITY_KEY[own] not in cds:
         for t, d, p in abilities.options(state, own, own):
             out.append(Action(ABILITY, target=t, destination=d, player=p))
-    for friend in sorted(network_of(state, own), key=lambda c: c.value):
-        if f"friend:{friend.value}" not in cds:
+    for friend in sorted(network_of(state, own)):
+        if FRIEND_KEY[friend] not in cds:
             for t, d, p in abilities.options(state, friend, own):
                 out.append(Action(FRIEND, friend=friend, target=t, destination=d, player=p))
     return out

@@ -17,7 +17,7 @@ from .state import GameState, Seat, new_game
 
 RESULT_FORMAT = "crimecity-result/1"
 
-__all__ = ["FormatError", "run_replay", "legal_for", "export_replay", "dumps", "load_state"]
+__all__ = ["FormatError", "run_replay", "legal_for", "export_replay", "dumps", "load_state", "start_block"]
 
 
 def dumps(doc: Any) -> str:
@@ -151,3 +151,16 @@ def export_replay(
     else:
         doc["seats"] = {nm(p): {"character": s.character.value, "role": s.role.value} for p, s in (seats or {}).items()}
     return doc
+
+
+def start_block(state: GameState) -> dict[str, Any]:
+    """The replay.md `start` block that continues a game from `state` (a mid-game hand-over)."""
+    return {
+        "round": state.round,
+        "positions": {c.value: loc.value for c, loc in state.positions.items()},
+        "friendship": dict(sorted(state.friendship.items())),
+        "governor_alive": state.governor_alive,
+        "cooldowns": {p: sorted(k) for p, k in state.cooldowns.items()},
+        "progress": {p: pr.to_dict() for p, pr in state.progress.items()},
+        "completed": dict(state.completed),
+    }

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from random import Random
 
-from .actions import Submission
+from .actions import HORIZONTAL, MOVE, MOVE_KEY, VERTICAL, Action, Submission
 from .draft import DraftSubmission, resolve_draft
 from .ids import CHARACTERS, ROLES, Role
-from .legal import _moves, _non_moves
+from .legal import _non_moves
 from .resolve import resolve_round
 from .results import final_results
 from .state import GameState, new_game
@@ -23,20 +23,25 @@ from .validate import BUY_COST
 PLAYERS = ("p1", "p2", "p3", "p4", "p5")
 
 
+def _random_move(state: GameState, player: str, rng: Random) -> Action:
+    """Uniform over the legal moves (any living character off cooldown, either direction)."""
+    cds = state.cooldowns.get(player, ())
+    chars = [c for c in state.positions if MOVE_KEY[c] not in cds]
+    return Action(MOVE, direction=HORIZONTAL if rng.random() < 0.5 else VERTICAL, character=rng.choice(chars))
+
+
 def random_submission(state: GameState, player: str, rng: Random, buy_rate: float = 0.1) -> Submission:
     """A uniformly shaped random legal submission (R39): {M, N}, {N1, N2} or the lone {M}."""
-    moves = _moves(state, player)
     others = _non_moves(state, player)
     own = state.own(player)
     if not others:
-        actions = (rng.choice(moves),)
+        actions = (_random_move(state, player, rng),)
     else:
         first = rng.choice(others)
         key = first.key(own)
         pool = [a for a in others if a.key(own) != key]
-        if not pool or rng.random() < 0.5:
-            pool = moves
-        actions = (first, rng.choice(pool))
+        second = rng.choice(pool) if pool and rng.random() >= 0.5 else _random_move(state, player, rng)
+        actions = (first, second)
     buys = ()
     if state.garnets.get(player, 0) >= BUY_COST and rng.random() < buy_rate:
         a, b = rng.sample(list(state.positions), 2)

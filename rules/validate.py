@@ -9,7 +9,18 @@ from __future__ import annotations
 from collections import Counter
 
 from . import abilities
-from .actions import ABILITY, CONVERSE, DIRECTIONS, FRIEND, MOVE, Action, Submission
+from .actions import (
+    ABILITY,
+    ABILITY_KEY,
+    CONVERSE,
+    CONVERSE_KEY,
+    DIRECTIONS,
+    FRIEND,
+    FRIEND_KEY,
+    MOVE,
+    Action,
+    Submission,
+)
 from .errors import RuleError
 from .ids import CHARACTERS, ROLES, Character, Role
 from .network import network_of
@@ -122,12 +133,12 @@ def has_non_move(state: GameState, player: str) -> bool:
     cds = state.cooldowns.get(player, frozenset())
     here = state.positions[own]
     for c, loc in state.positions.items():
-        if loc is here and c is not own and f"converse:{c.value}" not in cds:
+        if loc is here and c is not own and CONVERSE_KEY[c] not in cds:
             return True
-    if f"ability:{own.value}" not in cds and abilities.has_option(state, own, own):
+    if ABILITY_KEY[own] not in cds and abilities.has_option(state, own, own):
         return True
     for friend in network_of(state, own):
-        if f"friend:{friend.value}" not in cds and abilities.has_option(state, friend, own):
+        if FRIEND_KEY[friend] not in cds and abilities.has_option(state, friend, own):
             return True
     return False
 

@@ -1,0 +1,45 @@
+"""rules/ stays pure: no discord, asyncio, sqlite, clock or global random (the design card)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+RULES = Path(__file__).resolve().parent.parent / "rules"
+FORBIDDEN = {"discord", "asyncio", "sqlite3", "aiosqlite", "time", "datetime", "socket", "aiohttp", "os",
+             "threading", "subprocess", "secrets", "uuid"}
+# The command-line front reads files and draws a progress bar; nothing else may do I/O.
+IO_ALLOWED = {"cli.py", "__main__.py"}
+
+
+def _imports(tree: ast.AST) -> list[tuple[str, list[str]]]:
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(a.name.split(".")[0], []) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.append((node.module.split(".")[0], [a.name for a in node.names]))
+    return out
+
+
+def test_rules_imports_nothing_impure() -> None:
+    files = sorted(RULES.glob("*.py"))
+    assert len(files) > 10
+    for f in files:
+        tree = ast.parse(f.read_text(), str(f))
+        for mod, names in _imports(tree):
+            assert mod not in FORBIDDEN, f"{f.name} imports {mod}"
+            if mod == "random":
+                # Only the seeded `Random` class, owned by the caller; never the module's global state.
+                assert names == ["Random"], f"{f.name} uses the global random"
+        if f.name not in IO_ALLOWED:
+            for mod, _ in _imports(tree):
+                assert mod not in {"sys", "tqdm", "io", "pathlib", "argparse"}, f"{f.name} imports {mod}"
+            calls = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+            assert not calls & {"open", "print", "input"}, f"{f.name} does I/O"
+
+
+def test_the_check_catches_a_violation(tmp_path: Path) -> None:
+    bad = ast.parse("import time\nfrom random import choice\n")
+    mods = dict(_imports(bad))
+    assert "time" in mods and mods["random"] == ["choice"]
