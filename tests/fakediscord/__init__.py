@@ -1,0 +1,35 @@
+"""A fake Discord (REST + gateway on 127.0.0.1) that the real discord.py client connects to.
+
+See README.md in this package for the test API.
+"""
+
+from . import perms
+from .interactions import InteractionError
+from .rest import RequestRecord
+from .server import FakeDiscord, FakeTimeout
+from .state import (
+    Attachment,
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeRole,
+    FakeUser,
+    ModalPrompt,
+    SeenMessage,
+)
+
+__all__ = [
+    "Attachment",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeGuild",
+    "FakeMember",
+    "FakeRole",
+    "FakeTimeout",
+    "FakeUser",
+    "InteractionError",
+    "ModalPrompt",
+    "RequestRecord",
+    "SeenMessage",
+    "perms",
+]
