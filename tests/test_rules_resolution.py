@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules.replay import run_replay
 from tests.rules_helpers import board, doc, positions
 
+
 def mv(d: str, c: str) -> dict:
     return {"kind": "move", "direction": d, "character": c}
 

@@ -81,7 +81,7 @@ def test_buys(s0) -> None:
 def dead_gov_state():
     return state_of(doc(start={
         "round": 3, "governor_alive": False,
-        "positions": {c: l for c, l in positions("TH{POL,SEC} MN{DAU} MS{CLK,DET} BK{BAN,ARM}").items()},
+        "positions": positions("TH{POL,SEC} MN{DAU} MS{CLK,DET} BK{BAN,ARM}"),
         "friendship": {"banker+governor": 2, "detective+governor": 2, "armed_guard+governor": 3},
     }))
 

@@ -1,0 +1,107 @@
+"""The Discord client: wires storage, the game flow, the timer dispatcher and the outbox sender."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import time
+from pathlib import Path
+
+import discord
+from discord.ext import commands
+
+from .config import Settings
+from .delivery import Delivery
+from .games import GameService
+from .scheduler import Scheduler
+from .storage.db import Database
+from .storage.models import TimerRow
+from .tree import CrimeCityTree
+
+log = logging.getLogger(__name__)
+
+
+def intents() -> discord.Intents:
+    """Only the guilds intent: commands arrive as interactions, and we never read messages."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+class CrimeCityBot(commands.Bot):
+    def __init__(self, database: str | Path, settings: Settings | None = None) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            tree_cls=CrimeCityTree,
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+        )
+        self.settings = settings or Settings()
+        self.db = Database(database)
+        self.service = GameService(self.db, host_role=self.settings.host_role)
+        self.delivery = Delivery(self.db, self)
+        self.scheduler = Scheduler(self.db, self._on_timer)
+        self.service.outbox_changed = self.delivery.kick
+        self.service.timers_changed = self.scheduler.wake
+
+    async def setup_hook(self) -> None:
+        from .cogs import CrimeCityCog
+
+        await self.db.open()
+        await self.add_cog(CrimeCityCog(self))
+        await self.sync_commands()
+        await self.delivery.start()
+        self.scheduler.start()
+
+    async def close(self) -> None:
+        await self.scheduler.stop()
+        await self.delivery.stop()
+        await self.db.close()
+        await super().close()
+
+    async def _on_timer(self, timer: TimerRow) -> None:
+        await self.service.on_timer(timer.game_id, timer.kind, timer.phase_seq)
+
+    def command_payload(self) -> list[dict]:
+        return [c.to_dict(self.tree) for c in self.tree._get_all_commands()]
+
+    async def sync_commands(self) -> bool:
+        """Sync only when the command definitions changed since the last sync to this scope."""
+        scope = self.settings.command_sync
+        if scope == "off":
+            return False
+        try:
+            guild_id = self.settings.sync_guild_id()
+            digest = hashlib.sha256(json.dumps(self.command_payload(), sort_keys=True).encode()).hexdigest()
+            key = f"command_hash:{scope}"
+            if await self.db.get_meta(key) == digest:
+                return False
+            if guild_id is not None:
+                guild = discord.Object(guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            else:
+                await self.tree.sync()
+            await self.db.set_meta(key, digest)
+            log.info("application commands synced (%s)", scope)
+            return True
+        except Exception:
+            # A failed sync must not keep the bot from running the games it already has.
+            log.exception("command sync failed (%s)", scope)
+            return False
+
+    async def wait_idle(self, timeout: float = 10.0) -> None:
+        """Until no timer is due or running and the outbox is empty (tests use this)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            due = await self.scheduler.due_count()
+            pending = await self.service.pending_outbox()
+            if not due and not pending and not self.scheduler.busy and not self.delivery.sending:
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"not idle: {due} timers due, {pending} messages pending")
+            self.delivery.kick()
+            await asyncio.sleep(0.02)

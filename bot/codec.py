@@ -1,0 +1,55 @@
+"""Stored JSON (replay.md shapes) to rules value objects and back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules import Action, Character, DraftSubmission, Location, Role, Submission
+
+from .storage.models import DraftRow, SubmissionRow
+
+
+def action_from_json(d: dict[str, Any]) -> Action:
+    def char(key: str) -> Character | None:
+        return None if d.get(key) is None else Character(d[key])
+
+    return Action(
+        kind=d["kind"],
+        direction=d.get("direction"),
+        character=char("character"),
+        friend=char("friend"),
+        target=char("target"),
+        destination=None if d.get("destination") is None else Location(d["destination"]),
+        player=d.get("player"),
+    )
+
+
+def submission_from_row(row: SubmissionRow) -> Submission | None:
+    """None when no actions were recorded: R44 treats that as no submission at all."""
+    if row.actions is None:
+        return None
+    return Submission(
+        actions=tuple(action_from_json(a) for a in row.actions),
+        buys=tuple((Character(a), Character(b)) for a, b in row.buys),
+        guess=None if row.guess is None else {Character(c): Role(r) for c, r in row.guess.items()},
+    )
+
+
+def draft_from_row(row: DraftRow) -> DraftSubmission:
+    return DraftSubmission(
+        bid=row.bid,
+        roles=tuple(Role(r) for r in row.roles),
+        characters=tuple(Character(c) for c in row.characters),
+    )
+
+
+def buys_to_json(buys: list[tuple[Character, Character]]) -> list[list[str]]:
+    return [[a.value, b.value] for a, b in buys]
+
+
+def guess_to_json(guess: dict[Character, Role]) -> dict[str, str]:
+    return {c.value: r.value for c, r in guess.items()}
+
+
+def submission_guess(guess: dict[str, str]) -> dict[Character, Role]:
+    return {Character(c): Role(r) for c, r in guess.items()}

@@ -1,0 +1,59 @@
+"""Who is calling, and from where: the only Discord facts the game flow needs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import discord
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    user_id: int
+    user_name: str
+    display_name: str
+    guild_id: int | None = None  # None in a DM with the bot
+    channel_id: int | None = None
+    manage_guild: bool = False
+    role_ids: frozenset[int] = field(default_factory=frozenset)
+    role_names: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def in_guild(self) -> bool:
+        return self.guild_id is not None
+
+    def has_role(self, wanted: str | None) -> bool:
+        """`wanted` is a role id or a role name (case-insensitive)."""
+        if not wanted:
+            return False
+        if wanted.isdigit() and int(wanted) in self.role_ids:
+            return True
+        return wanted.casefold() in {n.casefold() for n in self.role_names}
+
+    @staticmethod
+    def from_interaction(interaction: discord.Interaction) -> Caller:
+        user = interaction.user
+        roles = getattr(user, "roles", None) or []
+        return Caller(
+            user_id=user.id,
+            user_name=user.name,
+            display_name=user.display_name,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            manage_guild=bool(interaction.guild_id and interaction.permissions.manage_guild),
+            role_ids=frozenset(r.id for r in roles),
+            role_names=frozenset(r.name for r in roles),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """A member named in a command option (user type), e.g. `/crimecity admin replace new:`."""
+
+    user_id: int
+    user_name: str
+    display_name: str
+
+    @staticmethod
+    def from_user(user: discord.abc.User) -> Member:
+        return Member(user.id, user.name, user.display_name)

@@ -1,0 +1,211 @@
+"""Outbox → Discord. Rows were committed with the state change that caused them; here they are sent,
+then marked delivered. A crash between sending and marking resends the row, and the nonce
+(derived from the row id, with enforce_nonce) lets Discord drop the duplicate.
+
+A DM that cannot be delivered (DMs closed: 403 / 50007) goes to the player's inbox, and the
+channel gets a note without any secret; it never blocks anything else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from .storage import outbox as outbox_repo
+from .storage.db import Database
+from .storage.models import OutboxRow
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 12
+CANNOT_DM = 50007
+Renderer = Callable[[dict[str, Any]], bytes | None]
+
+
+def default_renderer(view: dict[str, Any]) -> bytes | None:
+    """The board picture from bot/render, or None when it is unavailable or fails."""
+    try:
+        from .render import render_board
+
+        return render_board(view)
+    except Exception:
+        log.warning("board picture unavailable", exc_info=True)
+        return None
+
+
+class Delivery:
+    def __init__(
+        self,
+        db: Database,
+        client: discord.Client,
+        *,
+        renderer: Renderer = default_renderer,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.db = db
+        self.client = client
+        self.renderer = renderer
+        self.clock = clock
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._instance = ""
+        self._dm_channels: dict[int, int] = {}
+        self.sending = False
+
+    async def start(self) -> None:
+        # A per-database prefix keeps nonces of two databases apart in one channel.
+        instance = await self.db.get_meta("instance")
+        if instance is None:
+            instance = secrets.token_hex(4)
+            await self.db.set_meta("instance", instance)
+        self._instance = instance
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._loop(), name="crimecity-delivery")
+
+    def kick(self) -> None:
+        self._wake.set()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    def nonce(self, row_id: int) -> str:
+        return f"cc{self._instance}{row_id}"[:25]
+
+    async def _loop(self) -> None:
+        while True:
+            timeout = 60.0
+            try:
+                if self.client.is_ready():
+                    timeout = await self.flush()
+                else:
+                    timeout = 0.5
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("outbox delivery hiccup; retrying")
+                timeout = 2.0
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout)
+            except TimeoutError:
+                pass
+
+    async def flush(self) -> float:
+        """Send every due row; returns seconds until the next retry is due."""
+        while True:
+            async with self.db.read() as conn:
+                rows = await outbox_repo.pending(conn, self.clock())
+            if not rows:
+                break
+            self.sending = True
+            try:
+                for row in rows:
+                    await self._deliver(row)
+            finally:
+                self.sending = False
+        async with self.db.read() as conn:
+            retry = await outbox_repo.next_retry_at(conn)
+        return 60.0 if retry is None else max(0.05, min(60.0, retry - self.clock()))
+
+    async def _deliver(self, row: OutboxRow) -> None:
+        try:
+            if row.target == "channel":
+                await self._send_channel(row)
+            else:
+                await self._send_dm(row)
+        except discord.Forbidden as exc:
+            if row.target == "dm":
+                await self._to_inbox(row, f"DM refused ({exc.code})")
+            else:
+                await self._failed(row, f"forbidden in channel ({exc.code})")
+        except discord.NotFound as exc:
+            log.warning("outbox %s: target gone (%s); dropped", row.id, exc.code)
+            await self._done(row, f"not found ({exc.code})")
+        except (TimeoutError, discord.HTTPException, OSError) as exc:
+            if row.target == "dm" and row.attempts + 1 >= MAX_ATTEMPTS:
+                await self._to_inbox(row, f"DM failed: {exc}")
+            else:
+                await self._failed(row, repr(exc))
+        else:
+            await self._done(row, None)
+
+    async def _send_channel(self, row: OutboxRow) -> None:
+        payload = row.payload
+        channel = self.client.get_partial_messageable(row.channel_id or 0)
+        mentions = [discord.Object(uid) for uid in payload.get("mention") or []]
+        allowed = discord.AllowedMentions(everyone=False, roles=False, users=mentions) if mentions else None
+        kwargs: dict[str, Any] = {"content": payload.get("content") or None, "nonce": self.nonce(row.id)}
+        if allowed is not None:
+            kwargs["allowed_mentions"] = allowed
+        view = payload.get("board")
+        if view is not None:
+            png = await asyncio.to_thread(self.renderer, view)
+            if png:
+                kwargs["file"] = discord.File(io.BytesIO(png), filename="board.png")
+        await channel.send(**kwargs)
+        log.info("outbox %s: posted to channel %s (game %s)", row.id, row.channel_id, row.game_id)
+
+    async def _send_dm(self, row: OutboxRow) -> None:
+        user_id = await self._user_of(row)
+        if user_id is None:
+            await self._done(row, "seat has no player")
+            return
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            dm = await user.create_dm()
+            channel_id = dm.id
+            self._dm_channels[user_id] = channel_id
+        channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        await channel.send(content=row.payload.get("content"), nonce=self.nonce(row.id))
+        log.info("outbox %s: DM sent (game %s, seat %s)", row.id, row.game_id, row.seat)
+
+    async def _user_of(self, row: OutboxRow) -> int | None:
+        """The seat's current holder, so a DM follows the seat after /crimecity admin replace."""
+        found = await self.db.fetchone(
+            "SELECT user_id FROM players WHERE game_id = ? AND seat = ?", (row.game_id, row.seat)
+        )
+        return None if found is None else int(found["user_id"])
+
+    async def _to_inbox(self, row: OutboxRow, why: str) -> None:
+        user_id = await self._user_of(row)
+        game = await self.db.fetchone("SELECT channel_id FROM games WHERE id = ?", (row.game_id,))
+        now = self.clock()
+        async with self.db.transaction() as conn:
+            # One note until the player reads their inbox, not one per undelivered DM.
+            unread = [i for i in await outbox_repo.inbox(conn, row.game_id, row.seat or "") if not i[2]]
+            await outbox_repo.add_inbox(conn, row.game_id, row.seat or "", row.payload.get("content") or "", now)
+            await outbox_repo.mark_delivered(conn, row.id, now, why)
+            if game is not None and user_id is not None and not unread:
+                note = (
+                    f"<@{user_id}>, I could not send you a direct message. "
+                    "Read it with /crimecity status (only you can see the answer)."
+                )
+                payload = {"content": note, "board": None, "mention": [user_id]}
+                await outbox_repo.queue_channel(conn, row.game_id, game["channel_id"], payload, now)
+        log.info("outbox %s: DM undeliverable, kept in the inbox (game %s, seat %s)", row.id, row.game_id, row.seat)
+        self.kick()
+
+    async def _done(self, row: OutboxRow, note: str | None) -> None:
+        async with self.db.transaction() as conn:
+            await outbox_repo.mark_delivered(conn, row.id, self.clock(), note)
+
+    async def _failed(self, row: OutboxRow, error: str) -> None:
+        if row.attempts + 1 >= MAX_ATTEMPTS * 4:
+            log.warning("outbox %s: giving up after %s attempts: %s", row.id, row.attempts + 1, error)
+            await self._done(row, f"gave up: {error}")
+            return
+        delay = min(600.0, 2.0 ** min(row.attempts + 1, 10))
+        log.warning("outbox %s: send failed (%s); retry in %.0fs", row.id, error, delay)
+        async with self.db.transaction() as conn:
+            await outbox_repo.mark_failed(conn, row.id, error, self.clock() + delay)

@@ -1,0 +1,477 @@
+"""The game flow: finds the game, checks who may do what, calls `rules`, persists, queues the outbox.
+
+Every state change is one transaction under the game's asyncio lock; messages caused by it are
+written to the outbox in that same transaction and delivered afterwards (bot/delivery.py).
+No rule lives here: legality, resolution and results all come from `rules`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from rules import (
+    Character,
+    DraftSubmission,
+    GameState,
+    RuleError,
+    Submission,
+    check_draft_submission,
+    complete_ranking,
+    validate_submission,
+)
+from rules.ids import CHARACTERS, ROLES, Role
+from rules.notation import parse_action, parse_character, parse_guess, parse_role
+from rules.validate import check_buys, check_guess
+
+from . import codec, phases
+from .context import Caller, Member
+from .errors import NoGame, NotAllowed, UserError
+from .hosting import HostingMixin
+from .reports import ReportsMixin
+from .roster import Roster
+from .storage import games as games_repo
+from .storage import outbox as outbox_repo
+from .storage import submissions as subs_repo
+from .storage import timers as timers_repo
+from .storage.db import Database
+from .storage.models import DRAFT, EC, LOBBY, ROUND, GameRow, SubmissionRow
+
+log = logging.getLogger(__name__)
+
+PLAYERS = 5
+MAX_DEADLINE_HOURS = 24 * 60
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A game and the caller's seat in it (None for a host who is not playing)."""
+
+    game: GameRow
+    roster: Roster
+    seat: str | None
+
+
+class GameService(HostingMixin, ReportsMixin):
+    def __init__(self, db: Database, *, host_role: str | None = None, clock: Callable[[], float] = time.time) -> None:
+        self.db = db
+        self.host_role = host_role
+        self.clock = clock
+        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # Set by the bot: wake the outbox sender and the timer dispatcher after a commit.
+        self.outbox_changed: Callable[[], None] = lambda: None
+        self.timers_changed: Callable[[], None] = lambda: None
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """One lock per game: its commands serialize, other games run in parallel."""
+        return self._locks[game_id]
+
+    def _committed(self) -> None:
+        self.outbox_changed()
+        self.timers_changed()
+
+    # ---- finding games and seats -------------------------------------------------------------
+
+    async def find_game(self, caller: Caller, game_opt: str | None = None) -> GameRow:
+        """The channel's game in a guild; in a DM the caller's one active game (or `game_opt`)."""
+        async with self.db.read() as conn:
+            if caller.in_guild:
+                game = await games_repo.active_game_in_channel(conn, caller.channel_id or 0)
+                if game is None:
+                    raise NoGame(
+                        "There is no Crime City game in this channel. A host can open one with /crimecity new."
+                    )
+                return game
+            mine = await games_repo.active_games_of_user(conn, caller.user_id)
+        if game_opt:
+            wanted = game_opt.strip().lstrip("#")
+            for game in mine:
+                if str(game.id) == wanted:
+                    return game
+            raise NoGame("That is not one of your active games; pick one from the `game` option's list.")
+        if not mine:
+            raise NoGame("You are not in any active Crime City game.")
+        if len(mine) > 1:
+            raise UserError("You are in several games: choose one with the `game` option.")
+        return mine[0]
+
+    async def find_game_any(self, caller: Caller, game_opt: str | None = None) -> GameRow:
+        """Like find_game, but falls back to the latest ended game (for export after the end)."""
+        try:
+            return await self.find_game(caller, game_opt)
+        except NoGame:
+            async with self.db.read() as conn:
+                if caller.in_guild:
+                    sql, args = (
+                        "SELECT id FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+                        (caller.channel_id,),
+                    )
+                elif game_opt and game_opt.strip().lstrip("#").isdigit():
+                    sql = (
+                        "SELECT id FROM games WHERE id = ? AND (host_id = ? OR id IN"
+                        " (SELECT game_id FROM players WHERE user_id = ?))"
+                    )
+                    args = (int(game_opt.strip().lstrip("#")), caller.user_id, caller.user_id)
+                else:
+                    sql = (
+                        "SELECT id FROM games WHERE host_id = ? OR id IN"
+                        " (SELECT game_id FROM players WHERE user_id = ?) ORDER BY id DESC LIMIT 1"
+                    )
+                    args = (caller.user_id, caller.user_id)
+                row = await (await conn.execute(sql, args)).fetchone()
+                game = None if row is None else await games_repo.get_game(conn, row["id"])
+            if game is None:
+                raise
+            return game
+
+    async def games_of(self, user_id: int) -> list[GameRow]:
+        async with self.db.read() as conn:
+            return await games_repo.active_games_of_user(conn, user_id)
+
+    async def roster(self, game_id: int) -> Roster:
+        async with self.db.read() as conn:
+            return Roster(await games_repo.players(conn, game_id))
+
+    async def seated(self, caller: Caller, game_opt: str | None = None, *, need_seat: bool = True) -> Seated:
+        game = await self.find_game(caller, game_opt)
+        roster = await self.roster(game.id)
+        seat = roster.seat_of(caller.user_id)
+        if need_seat and seat is None:
+            raise NotAllowed("You are not a player in this game, so you cannot do that here.")
+        return Seated(game, roster, seat)
+
+    async def play_context(
+        self, caller: Caller, game_opt: str | None = None
+    ) -> tuple[GameRow, GameState, str, Roster] | None:
+        """The round state and the caller's seat, for autocomplete; None when there is nothing to offer."""
+        try:
+            seated = await self.seated(caller, game_opt)
+        except UserError:
+            return None
+        game = seated.game
+        if game.status != ROUND or game.state is None or seated.seat is None:
+            return None
+        return game, GameState.from_dict(game.state), seated.seat, seated.roster
+
+    def is_admin(self, game: GameRow, caller: Caller) -> bool:
+        """Manage Server in the game's server, or being the game's host."""
+        return caller.user_id == game.host_id or (caller.manage_guild and caller.guild_id == game.guild_id)
+
+    def require_admin(self, game: GameRow, caller: Caller) -> None:
+        if not self.is_admin(game, caller):
+            raise NotAllowed("Only the game's host or a member with Manage Server can use that command.")
+
+    # ---- lobby ---------------------------------------------------------------------------------
+
+    async def new_game(
+        self, caller: Caller, *, rounds: int, deadline_hours: float, garnets: int, wait_for_deadline: bool
+    ) -> GameRow:
+        if not caller.in_guild:
+            raise UserError("Open a game in a server text channel, not in a DM.")
+        if not (caller.manage_guild or caller.has_role(self.host_role)):
+            extra = f" or the `{self.host_role}` role" if self.host_role else ""
+            raise NotAllowed(f"Opening a game needs the Manage Server permission{extra}.")
+        if not 1 <= rounds <= 6:
+            raise UserError("A game has 1 to 6 rounds (rule R4).")
+        if not 0 < deadline_hours <= MAX_DEADLINE_HOURS:
+            raise UserError(f"deadline_hours must be more than 0 and at most {MAX_DEADLINE_HOURS}.")
+        if garnets < 0:
+            raise UserError("Starting garnets cannot be negative.")
+        try:
+            async with self.db.transaction() as conn:
+                game_id = await games_repo.create_game(
+                    conn,
+                    guild_id=caller.guild_id or 0,
+                    channel_id=caller.channel_id or 0,
+                    host_id=caller.user_id,
+                    rounds_total=rounds,
+                    deadline_hours=deadline_hours,
+                    start_garnets=garnets,
+                    wait_for_deadline=wait_for_deadline,
+                    now=self.clock(),
+                )
+                game = await games_repo.get_game(conn, game_id)
+        except sqlite3.IntegrityError as exc:
+            raise UserError("This channel already has a game that has not ended.") from exc
+        log.info("game %s opened in channel %s", game_id, caller.channel_id)
+        assert game is not None
+        return game
+
+    async def join(self, caller: Caller) -> tuple[GameRow, Roster]:
+        game = await self.find_game(caller)
+        async with self.lock(game.id), self.db.transaction() as conn:
+            game = await self._reload(conn, game.id)
+            if game.status != LOBBY:
+                raise UserError("This game has already started; you cannot join it now.")
+            roster = Roster(await games_repo.players(conn, game.id))
+            if roster.seat_of(caller.user_id) is not None:
+                raise UserError("You are already in this game.")
+            if len(roster) >= PLAYERS:
+                raise UserError("The lobby is full: Crime City needs exactly 5 players (rule R1).")
+            await games_repo.add_player(
+                conn,
+                game.id,
+                user_id=caller.user_id,
+                user_name=caller.user_name,
+                display_name=caller.display_name,
+                start_garnets=game.start_garnets,
+                now=self.clock(),
+            )
+            roster = Roster(await games_repo.players(conn, game.id))
+        return game, roster
+
+    async def leave(self, caller: Caller) -> tuple[GameRow, Roster]:
+        game = await self.find_game(caller)
+        async with self.lock(game.id), self.db.transaction() as conn:
+            game = await self._reload(conn, game.id)
+            roster = Roster(await games_repo.players(conn, game.id))
+            seat = roster.seat_of(caller.user_id)
+            if seat is None:
+                raise UserError("You are not in this game.")
+            if game.status != LOBBY:
+                raise UserError("The draft has started: you cannot leave now (ask the host to replace you).")
+            await games_repo.remove_player(conn, game.id, seat)
+            roster = Roster(await games_repo.players(conn, game.id))
+        return game, roster
+
+    async def start(self, caller: Caller, game_opt: str | None = None) -> tuple[GameRow, Roster]:
+        game = await self.find_game(caller, game_opt)
+        self.require_admin(game, caller)
+        async with self.lock(game.id):
+            async with self.db.transaction() as conn:
+                game = await self._reload(conn, game.id)
+                if game.status != LOBBY:
+                    raise UserError("This game is not in its lobby any more.")
+                roster = Roster(await games_repo.players(conn, game.id))
+                if len(roster) != PLAYERS:
+                    raise UserError(f"Crime City needs exactly 5 players (rule R1); the lobby has {len(roster)}.")
+                await phases.open_phase(conn, game, self.clock(), status=DRAFT, round_no=0)
+                game = await self._reload(conn, game.id)
+            self._committed()
+        log.info("game %s: draft open", game.id)
+        return game, roster
+
+    # ---- submissions ---------------------------------------------------------------------------
+
+    async def submit_draft(
+        self, caller: Caller, *, bid: int, roles: str | None, characters: str | None, game_opt: str | None = None
+    ) -> tuple[DraftSubmission, int]:
+        seated = await self.seated(caller, game_opt)
+        role_list = _parse_list(roles, parse_role)
+        if Role.NONE in role_list:
+            raise UserError("Rank only the five hidden roles; 'none' is not one you can draft.")
+        char_list = _parse_list(characters, parse_character)
+        sub = DraftSubmission(
+            bid=bid,
+            roles=tuple(complete_ranking(role_list, ROLES)),
+            characters=tuple(complete_ranking(char_list, CHARACTERS)),
+        )
+        async with self.lock(seated.game.id):
+            async with self.db.transaction() as conn:
+                game = await self._reload(conn, seated.game.id)
+                if game.status != DRAFT:
+                    raise UserError("The draft is not open in this game.")
+                player = Roster(await games_repo.players(conn, game.id)).player(seated.seat or "")
+                balance = player.start_garnets if player else 0
+                check_draft_submission(sub, balance)
+                await subs_repo.put_draft(
+                    conn,
+                    game.id,
+                    seated.seat or "",
+                    sub.bid,
+                    [r.value for r in sub.roles],
+                    [c.value for c in sub.characters],
+                    self.clock(),
+                )
+                await self._maybe_all_in(conn, game)
+            self._committed()
+        log.info("game %s: draft submission recorded for %s", seated.game.id, seated.seat)
+        return sub, balance
+
+    async def submit_actions(
+        self, caller: Caller, first: str, second: str | None, game_opt: str | None = None
+    ) -> tuple[Seated, Submission]:
+        seated = await self.seated(caller, game_opt)
+        async with self.lock(seated.game.id):
+            async with self.db.transaction() as conn:
+                game, state, row = await self._round_context(conn, seated)
+                actions = [parse_action(first, seated.roster.lookup)]
+                if second and second.strip():
+                    actions.append(parse_action(second, seated.roster.lookup))
+                new_row = SubmissionRow(
+                    game.round, seated.seat or "", [a.to_json() for a in actions], row.buys, row.guess
+                )
+                sub = codec.submission_from_row(new_row)
+                assert sub is not None
+                err = validate_submission(state, seated.seat or "", sub)
+                if err is not None:
+                    raise err
+                await subs_repo.put_submission(conn, game.id, new_row, self.clock())
+                await self._maybe_all_in(conn, game)
+            self._committed()
+        log.info("game %s round %s: actions recorded for %s", seated.game.id, seated.game.round, seated.seat)
+        log.debug("game %s: %s submitted %s", seated.game.id, seated.seat, sub.to_json())
+        return seated, sub
+
+    async def submit_guess(self, caller: Caller, text: str, game_opt: str | None = None) -> dict[Character, Role]:
+        seated = await self.seated(caller, game_opt)
+        guess = parse_guess(text)
+        async with self.lock(seated.game.id):
+            async with self.db.transaction() as conn:
+                game, state, row = await self._round_context(conn, seated)
+                err = check_guess(state, seated.seat or "", guess)
+                if err is not None:
+                    raise err
+                new_row = SubmissionRow(game.round, row.seat, row.actions, row.buys, codec.guess_to_json(guess))
+                await self._check_whole(state, seated.seat or "", new_row)
+                await subs_repo.put_submission(conn, game.id, new_row, self.clock())
+            self._committed()
+        log.info("game %s round %s: guess recorded for %s", seated.game.id, seated.game.round, seated.seat)
+        return guess
+
+    async def buy_friendship(
+        self, caller: Caller, a: str, b: str, points: int, game_opt: str | None = None
+    ) -> tuple[list[list[str]], int]:
+        """Sets this round's purchases of the pair a-b to `points` (0 removes them)."""
+        seated = await self.seated(caller, game_opt)
+        ca, cb = parse_character(a), parse_character(b)
+        if points < 0:
+            raise UserError("Points cannot be negative (use 0 to cancel a purchase).")
+        async with self.lock(seated.game.id):
+            async with self.db.transaction() as conn:
+                game, state, row = await self._round_context(conn, seated)
+                pair = sorted([ca.value, cb.value])
+                kept = [p for p in row.buys if sorted(p) != pair]
+                buys = kept + [[ca.value, cb.value]] * points
+                err = check_buys(state, seated.seat or "", tuple((Character(x), Character(y)) for x, y in buys))
+                if err is not None:
+                    raise err
+                new_row = SubmissionRow(game.round, row.seat, row.actions, buys, row.guess)
+                await self._check_whole(state, seated.seat or "", new_row)
+                await subs_repo.put_submission(conn, game.id, new_row, self.clock())
+            self._committed()
+        log.info("game %s round %s: purchases recorded for %s", seated.game.id, seated.game.round, seated.seat)
+        return buys, state.garnets.get(seated.seat or "", 0)
+
+    async def _round_context(
+        self, conn: aiosqlite.Connection, seated: Seated
+    ) -> tuple[GameRow, GameState, SubmissionRow]:
+        game = await self._reload(conn, seated.game.id)
+        if game.status == DRAFT:
+            raise UserError("The game is in its draft: submit with /crimecity draft first.")
+        if game.status != ROUND or game.state is None:
+            raise UserError("No round is open for submissions in this game.")
+        state = GameState.from_dict(game.state)
+        rows = await subs_repo.round_submissions(conn, game.id, game.round)
+        row = rows.get(seated.seat or "") or SubmissionRow(game.round, seated.seat or "", None, [], None)
+        return game, state, row
+
+    async def _check_whole(self, state: GameState, seat: str, row: SubmissionRow) -> None:
+        """With actions already recorded, the whole submission must stay valid."""
+        sub = codec.submission_from_row(row)
+        if sub is not None:
+            err = validate_submission(state, seat, sub)
+            if err is not None:
+                raise err
+
+    async def _maybe_all_in(self, conn: aiosqlite.Connection, game: GameRow) -> None:
+        """All five in and not waiting for the deadline: resolve now, through a persisted timer."""
+        if game.wait_for_deadline or game.paused:
+            return
+        if await phases.all_submitted(conn, game):
+            await timers_repo.add_timer(conn, game.id, "deadline", game.phase_seq, self.clock())
+
+    # ---- resolution ----------------------------------------------------------------------------
+
+    async def resolve(self, game_id: int, expected_seq: int | None = None) -> bool:
+        """Resolve the current phase once: compare-and-set on the game's phase_seq."""
+        async with self.lock(game_id):
+            async with self.db.transaction() as conn:
+                game = await games_repo.get_game(conn, game_id)
+                if game is None or (expected_seq is not None and game.phase_seq != expected_seq):
+                    return False
+                if game.status not in (DRAFT, ROUND):
+                    return False
+                done = await phases.resolve_phase(conn, game, self.clock())
+            self._committed()
+        return done
+
+    async def on_timer(self, game_id: int, kind: str, phase_seq: int) -> None:
+        if kind == "deadline":
+            await self.resolve(game_id, phase_seq)
+        elif kind == "reminder":
+            async with self.lock(game_id):
+                async with self.db.transaction() as conn:
+                    game = await games_repo.get_game(conn, game_id)
+                    if game is not None and game.phase_seq == phase_seq and game.accepts_submissions:
+                        await phases.queue_reminders(conn, game, self.clock())
+                self._committed()
+
+    # ---- EC ------------------------------------------------------------------------------------
+
+    async def choose_ec(self, caller: Caller, target: Member, game_opt: str | None = None) -> str:
+        game = await self.find_game(caller, game_opt)
+        async with self.lock(game.id):
+            async with self.db.transaction() as conn:
+                game = await self._reload(conn, game.id)
+                if game.status != EC or not game.results or not game.results.get("ec_pending"):
+                    raise UserError("There is no EC decision to make in this game.")
+                roster = Roster(await games_repo.players(conn, game.id))
+                pending = game.results["ec_pending"]
+                choice = roster.seat_of(target.user_id)
+                if choice not in pending["candidates"]:
+                    names = ", ".join(roster.name_of(s) for s in pending["candidates"])
+                    raise UserError(f"{target.display_name} is not a candidate for EC; the candidates are {names}.")
+                seat = roster.seat_of(caller.user_id)
+                if seat in pending["deciders"]:
+                    await subs_repo.put_ec_vote(conn, game.id, seat, choice)
+                    votes = await subs_repo.ec_votes(conn, game.id)
+                    chosen = {votes.get(s) for s in pending["deciders"]}
+                    if not pending.get("unanimous") or (len(chosen) == 1 and None not in chosen):
+                        await phases.finish(conn, game, self.clock(), ec_seat=choice)
+                        answer = f"{roster.name_of(choice)} is the EC."
+                    elif None in chosen:
+                        answer = f"Your vote for {roster.name_of(choice)} is recorded; waiting for the other deciders."
+                    else:
+                        answer = (
+                            "Your vote is recorded, but the deciders disagree: the choice must be unanimous "
+                            "(rule R88). Change your vote with /crimecity ec, or the host decides."
+                        )
+                elif self.is_admin(game, caller):
+                    # Rulings Q42: when the deciders cannot agree, the host decides.
+                    await phases.finish(conn, game, self.clock(), ec_seat=choice)
+                    answer = f"As host you decided: {roster.name_of(choice)} is the EC."
+                else:
+                    raise NotAllowed("You are not one of the players who decide the EC.")
+            self._committed()
+        log.info("game %s: EC vote or decision recorded", game.id)
+        return answer
+
+    # ---- helpers -------------------------------------------------------------------------------
+
+    async def _reload(self, conn: aiosqlite.Connection, game_id: int) -> GameRow:
+        game = await games_repo.get_game(conn, game_id)
+        if game is None:
+            raise NoGame("That game no longer exists.")
+        return game
+
+    async def pending_outbox(self) -> int:
+        async with self.db.read() as conn:
+            return await outbox_repo.count_pending(conn)
+
+
+def _parse_list(text: str | None, parse: Callable[[str], Any]) -> list[Any]:
+    if not text or not text.strip():
+        return []
+    items = [parse(part) for part in text.replace(";", ",").split(",") if part.strip()]
+    if len(set(items)) != len(items):
+        raise RuleError("malformed", "A ranking cannot name the same entry twice.")
+    return items

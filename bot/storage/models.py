@@ -1,0 +1,174 @@
+"""Rows as typed values, so the game flow never indexes raw sqlite rows."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+LOBBY = "lobby"
+DRAFT = "draft"
+ROUND = "round"
+EC = "ec"
+ENDED = "ended"
+ACTIVE_STATUSES = (LOBBY, DRAFT, ROUND, EC)
+
+
+def _loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: str
+    phase_seq: int
+    round: int
+    rounds_total: int
+    deadline_hours: float
+    start_garnets: int
+    wait_for_deadline: bool
+    deadline_at: float | None
+    paused_remaining: float | None
+    placements: list[str] | None
+    state: dict[str, Any] | None
+    draft: dict[str, Any] | None
+    results: dict[str, Any] | None
+    ec_seat: str | None
+    reveal: bool
+    created_at: float
+    ended_at: float | None
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_remaining is not None
+
+    @property
+    def accepts_submissions(self) -> bool:
+        return self.status in (DRAFT, ROUND)
+
+    @staticmethod
+    def from_row(row: aiosqlite.Row) -> GameRow:
+        return GameRow(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            host_id=row["host_id"],
+            status=row["status"],
+            phase_seq=row["phase_seq"],
+            round=row["round"],
+            rounds_total=row["rounds_total"],
+            deadline_hours=row["deadline_hours"],
+            start_garnets=row["start_garnets"],
+            wait_for_deadline=bool(row["wait_for_deadline"]),
+            deadline_at=row["deadline_at"],
+            paused_remaining=row["paused_remaining"],
+            placements=_loads(row["placements_json"]),
+            state=_loads(row["state_json"]),
+            draft=_loads(row["draft_json"]),
+            results=_loads(row["results_json"]),
+            ec_seat=row["ec_seat"],
+            reveal=bool(row["reveal"]),
+            created_at=row["created_at"],
+            ended_at=row["ended_at"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    game_id: int
+    seat: str
+    join_seq: int
+    user_id: int
+    user_name: str
+    display_name: str
+    start_garnets: int
+
+    @staticmethod
+    def from_row(row: aiosqlite.Row) -> PlayerRow:
+        return PlayerRow(
+            game_id=row["game_id"],
+            seat=row["seat"],
+            join_seq=row["join_seq"],
+            user_id=row["user_id"],
+            user_name=row["user_name"],
+            display_name=row["display_name"],
+            start_garnets=row["start_garnets"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DraftRow:
+    seat: str
+    bid: int
+    roles: list[str]
+    characters: list[str]
+
+    @staticmethod
+    def from_row(row: aiosqlite.Row) -> DraftRow:
+        return DraftRow(row["seat"], row["bid"], json.loads(row["roles_json"]), json.loads(row["characters_json"]))
+
+
+@dataclass(frozen=True, slots=True)
+class SubmissionRow:
+    round: int
+    seat: str
+    actions: list[dict[str, Any]] | None
+    buys: list[list[str]]
+    guess: dict[str, str] | None
+
+    @property
+    def submitted(self) -> bool:
+        return self.actions is not None
+
+    @staticmethod
+    def from_row(row: aiosqlite.Row) -> SubmissionRow:
+        return SubmissionRow(
+            row["round"],
+            row["seat"],
+            _loads(row["actions_json"]),
+            json.loads(row["buys_json"]),
+            _loads(row["guess_json"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRow:
+    id: int
+    game_id: int
+    kind: str
+    phase_seq: int
+    due_at: float
+    attempts: int
+
+    @staticmethod
+    def from_row(row: aiosqlite.Row) -> TimerRow:
+        return TimerRow(row["id"], row["game_id"], row["kind"], row["phase_seq"], row["due_at"], row["attempts"])
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    id: int
+    game_id: int
+    target: str
+    channel_id: int | None
+    seat: str | None
+    payload: dict[str, Any]
+    attempts: int
+
+    @staticmethod
+    def from_row(row: aiosqlite.Row) -> OutboxRow:
+        return OutboxRow(
+            row["id"],
+            row["game_id"],
+            row["target"],
+            row["channel_id"],
+            row["seat"],
+            json.loads(row["payload_json"]),
+            row["attempts"],
+        )

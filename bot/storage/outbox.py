@@ -1,0 +1,80 @@
+"""Outgoing messages written with the state change that caused them, and the undeliverable-DM inbox."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import aiosqlite
+
+from .models import OutboxRow
+
+
+async def queue_channel(
+    conn: aiosqlite.Connection, game_id: int, channel_id: int, payload: dict[str, Any], now: float
+) -> int:
+    cur = await conn.execute(
+        "INSERT INTO outbox(game_id, target, channel_id, payload_json, created_at) VALUES (?, 'channel', ?, ?, ?)",
+        (game_id, channel_id, json.dumps(payload, sort_keys=True), now),
+    )
+    return int(cur.lastrowid)
+
+
+async def queue_dm(conn: aiosqlite.Connection, game_id: int, seat: str, payload: dict[str, Any], now: float) -> int:
+    cur = await conn.execute(
+        "INSERT INTO outbox(game_id, target, seat, payload_json, created_at) VALUES (?, 'dm', ?, ?, ?)",
+        (game_id, seat, json.dumps(payload, sort_keys=True), now),
+    )
+    return int(cur.lastrowid)
+
+
+async def pending(conn: aiosqlite.Connection, now: float, limit: int = 50) -> list[OutboxRow]:
+    rows = await (
+        await conn.execute(
+            "SELECT * FROM outbox WHERE delivered_at IS NULL AND next_try_at <= ? ORDER BY id LIMIT ?", (now, limit)
+        )
+    ).fetchall()
+    return [OutboxRow.from_row(r) for r in rows]
+
+
+async def next_retry_at(conn: aiosqlite.Connection) -> float | None:
+    row = await (await conn.execute("SELECT MIN(next_try_at) FROM outbox WHERE delivered_at IS NULL")).fetchone()
+    return None if row is None or row[0] is None else float(row[0])
+
+
+async def count_pending(conn: aiosqlite.Connection) -> int:
+    row = await (await conn.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL")).fetchone()
+    return int(row[0])
+
+
+async def mark_delivered(conn: aiosqlite.Connection, outbox_id: int, now: float, note: str | None = None) -> None:
+    await conn.execute("UPDATE outbox SET delivered_at = ?, last_error = ? WHERE id = ?", (now, note, outbox_id))
+
+
+async def mark_failed(conn: aiosqlite.Connection, outbox_id: int, error: str, retry_at: float) -> None:
+    await conn.execute(
+        "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try_at = ? WHERE id = ?",
+        (error[:500], retry_at, outbox_id),
+    )
+
+
+async def add_inbox(conn: aiosqlite.Connection, game_id: int, seat: str, content: str, now: float) -> None:
+    await conn.execute(
+        "INSERT INTO inbox(game_id, seat, content, created_at) VALUES (?, ?, ?, ?)", (game_id, seat, content, now)
+    )
+
+
+async def inbox(conn: aiosqlite.Connection, game_id: int, seat: str) -> list[tuple[int, str, bool]]:
+    """(id, content, already_read) oldest first."""
+    rows = await (
+        await conn.execute(
+            "SELECT id, content, read_at FROM inbox WHERE game_id = ? AND seat = ? ORDER BY id", (game_id, seat)
+        )
+    ).fetchall()
+    return [(r["id"], r["content"], r["read_at"] is not None) for r in rows]
+
+
+async def mark_inbox_read(conn: aiosqlite.Connection, game_id: int, seat: str, now: float) -> None:
+    await conn.execute(
+        "UPDATE inbox SET read_at = ? WHERE game_id = ? AND seat = ? AND read_at IS NULL", (now, game_id, seat)
+    )

@@ -1,0 +1,1 @@
+"""Independent reference implementation of Crime City replay (for differential testing only)."""

@@ -1,0 +1,122 @@
+"""The game flow (bot/games.py) without Discord: lobby → draft → rounds, on a real SQLite file."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.context import Caller
+from bot.errors import NotAllowed, UserError
+from bot.games import GameService
+from bot.storage.db import Database
+from rules import RuleError
+
+GUILD, CHANNEL = 10, 20
+HOST = Caller(1, "host", "Host", GUILD, CHANNEL, manage_guild=True)
+NAMES = ["andy", "grunkle", "cara", "dev", "eve"]
+PLAYERS = {n: Caller(100 + i, n, n.title(), GUILD, CHANNEL) for i, n in enumerate(NAMES)}
+# CAST-EX (rulings Part 4) reached through the draft: each ranks the wanted role and character first.
+CAST = {
+    "andy": ("pickpocket", "detective"),
+    "grunkle": ("mob_boss", "banker"),
+    "cara": ("hitman", "secretary"),
+    "dev": ("bank_robber", "governor"),
+    "eve": ("fraud", "armed_guard"),
+}
+WE1 = {
+    "andy": ("move vertical secretary", "ability store_clerk"),
+    "grunkle": ("move horizontal governor", "ability"),
+    "cara": ("converse policeman", "ability player Andy"),
+    "dev": ("converse governors_daughter", "move vertical governors_daughter"),
+    "eve": ("converse banker", "move vertical governors_daughter"),
+}
+
+
+@pytest.fixture
+async def service(tmp_path):
+    db = Database(tmp_path / "game.db")
+    await db.open()
+    yield GameService(db)
+    await db.close()
+
+
+async def outbox(service: GameService) -> list[dict]:
+    rows = await service.db.fetchall("SELECT * FROM outbox ORDER BY id")
+    return [dict(r) | {"payload": json.loads(r["payload_json"])} for r in rows]
+
+
+async def drafted_game(service: GameService) -> int:
+    game = await service.new_game(HOST, rounds=6, deadline_hours=24, garnets=20, wait_for_deadline=False)
+    for n in NAMES:
+        await service.join(PLAYERS[n])
+    await service.start(HOST)
+    for n in NAMES:
+        role, char = CAST[n]
+        await service.submit_draft(PLAYERS[n], bid=0, roles=role, characters=char)
+    assert await service.resolve(game.id)
+    return game.id
+
+
+async def test_worked_example_round_one(service: GameService) -> None:
+    game_id = await drafted_game(service)
+    for n in NAMES:
+        await service.submit_actions(PLAYERS[n], *WE1[n])
+    # all five in: an immediate deadline timer was persisted with the submission
+    timers = await service.db.fetchall("SELECT * FROM timers WHERE game_id = ? AND due_at <= ?", (game_id, 1e12))
+    assert any(t["kind"] == "deadline" for t in timers)
+    assert await service.resolve(game_id)
+    posts = [o["payload"]["content"] for o in await outbox(service) if o["target"] == "channel"]
+    board = posts[-1]
+    assert "Round 1" in board
+    assert "**Town Hall**: The Policeman, The Banker, The Governor" in board
+    assert "**Mansion**: The Governor's Daughter" in board
+    assert "**Main Street**: The Secretary, The Store Clerk, The Detective" in board
+    assert "**Bank**: The Armed Guard" in board
+    dms = [(o["seat"], o["payload"]["content"]) for o in await outbox(service) if o["target"] == "dm"]
+    assert any(seat == "p1" and "The Store Clerk has no hidden role" in text for seat, text in dms)
+    assert any(seat == "p3" and "Andy controls The Detective" in text for seat, text in dms)
+    # WE-2: Eve has no legal non-movement action; two actions are refused naming the rule
+    with pytest.raises(RuleError) as refused:
+        await service.submit_actions(PLAYERS["eve"], "move vertical armed_guard", "converse banker")
+    assert "rule" in refused.value.message
+    await service.submit_actions(PLAYERS["eve"], "move vertical armed_guard", None)
+    with pytest.raises(RuleError) as cooldown:
+        await service.submit_actions(PLAYERS["andy"], "move vertical secretary", "converse store_clerk")
+    assert cooldown.value.code == "cooldown"
+
+
+async def test_refusals(service: GameService) -> None:
+    game_id = await drafted_game(service)
+    stranger = Caller(999, "zed", "Zed", GUILD, CHANNEL)
+    with pytest.raises(NotAllowed):
+        await service.submit_actions(stranger, "move vertical secretary", "ability store_clerk")
+    with pytest.raises(NotAllowed):
+        await service.admin_resolve(PLAYERS["andy"])
+    with pytest.raises(RuleError):
+        await service.submit_guess(PLAYERS["grunkle"], "banker=mob_boss")
+    assert game_id
+
+
+async def test_one_game_per_channel(service: GameService) -> None:
+    await service.new_game(HOST, rounds=6, deadline_hours=24, garnets=0, wait_for_deadline=False)
+    with pytest.raises(UserError):
+        await service.new_game(HOST, rounds=6, deadline_hours=24, garnets=0, wait_for_deadline=False)
+
+
+async def test_reminders_go_to_those_who_have_not_submitted(service: GameService) -> None:
+    from bot.phases import reminder_at
+
+    assert reminder_at(0, 24 * 3600) == 23 * 3600
+    assert reminder_at(0, 60) is None
+    game_id = await drafted_game(service)
+    await service.submit_actions(PLAYERS["andy"], *WE1["andy"])
+    timers = await service.db.fetchall("SELECT kind, phase_seq FROM timers WHERE game_id = ?", (game_id,))
+    assert {t["kind"] for t in timers} == {"deadline", "reminder"}
+    seq = timers[0]["phase_seq"]
+    await service.on_timer(game_id, "reminder", seq)
+    reminded = [o["seat"] for o in await outbox(service) if "reminder" in o["payload"]["content"]]
+    assert reminded == ["p2", "p3", "p4", "p5"]
+    # a stale reminder (another phase) does nothing
+    await service.on_timer(game_id, "reminder", seq - 1)
+    assert len([o for o in await outbox(service) if "reminder" in o["payload"]["content"]]) == 4
