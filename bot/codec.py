@@ -4,24 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules import Action, Character, DraftSubmission, Location, Role, Submission
+from rules import Action, Character, DraftSubmission, Role, Submission
 
 from .storage.models import DraftRow, SubmissionRow
 
 
 def action_from_json(d: dict[str, Any]) -> Action:
-    def char(key: str) -> Character | None:
-        return None if d.get(key) is None else Character(d[key])
-
-    return Action(
-        kind=d["kind"],
-        direction=d.get("direction"),
-        character=char("character"),
-        friend=char("friend"),
-        target=char("target"),
-        destination=None if d.get("destination") is None else Location(d["destination"]),
-        player=d.get("player"),
-    )
+    return Action.from_json(d)
 
 
 def submission_from_row(row: SubmissionRow) -> Submission | None:

@@ -9,7 +9,7 @@ from .legal import legal_actions, legal_seconds, single_move_only
 from .resolve import RoundResult, resolve_round
 from .results import Results, final_results
 from .state import GameState, Progress, Seat, new_game
-from .validate import check_action, validate_submission
+from .validate import check_action, check_buys, check_guess, validate_submission
 from .views import public_view, view_for
 
 __all__ = [
@@ -17,5 +17,5 @@ __all__ = [
     "resolve_draft", "ParseError", "RuleError", "Event", "CHARACTERS", "LOCATIONS", "ROLE_GOALS", "ROLES",
     "Character", "Location", "Role", "legal_actions", "legal_seconds", "single_move_only", "RoundResult",
     "resolve_round", "Results", "final_results", "GameState", "Progress", "Seat", "new_game", "check_action",
-    "validate_submission", "public_view", "view_for",
+    "validate_submission", "check_buys", "check_guess", "public_view", "view_for",
 ]

@@ -92,6 +92,23 @@ class Action:
             return ABILITY_KEY[own]
         return FRIEND_KEY[self.friend]
 
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Action:
+        """The inverse of `to_json` for trusted data (stored by us); files go through replay_format."""
+
+        def char(key: str) -> Character | None:
+            return None if d.get(key) is None else Character(d[key])
+
+        return Action(
+            d["kind"],
+            direction=d.get("direction"),
+            character=char("character"),
+            friend=char("friend"),
+            target=char("target"),
+            destination=None if d.get("destination") is None else Location(d["destination"]),
+            player=d.get("player"),
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The replay.md form of this action."""
         out: dict[str, Any] = {"kind": self.kind}
@@ -120,6 +137,16 @@ class Submission:
     actions: tuple[Action, ...] = ()
     buys: tuple[Pair, ...] = ()
     guess: dict[Character, Role] | None = field(default=None, hash=False, compare=True)
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Submission:
+        """The inverse of `to_json` for trusted data."""
+        guess = d.get("guess")
+        return Submission(
+            tuple(Action.from_json(a) for a in d.get("actions") or ()),
+            tuple((Character(a), Character(b)) for a, b in d.get("buy") or ()),
+            None if guess is None else {Character(c): Role(r) for c, r in guess.items()},
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
