@@ -21,9 +21,24 @@ from .actions import (
     VERTICAL,
     Action,
 )
+from .ids import Character
 from .network import network_of
 from .state import GameState
 from .validate import check_action, has_non_move
+
+_CACHE: dict[tuple, Action] = {}
+_CACHE_LIMIT = 20_000
+
+
+def _action(kind: str, friend=None, target=None, destination=None, player=None) -> Action:  # type: ignore[no-untyped-def]
+    """Interned actions: they are immutable, and building frozen dataclasses dominates otherwise."""
+    key = (kind, friend, target, destination, player)
+    a = _CACHE.get(key)
+    if a is None:
+        if len(_CACHE) > _CACHE_LIMIT:  # player ids make the key space open-ended in a long-lived bot
+            _CACHE.clear()
+        a = _CACHE[key] = Action(kind, friend=friend, target=target, destination=destination, player=player)
+    return a
 
 
 def single_move_only(state: GameState, player: str) -> bool:
@@ -31,13 +46,18 @@ def single_move_only(state: GameState, player: str) -> bool:
     return not has_non_move(state, player)
 
 
+_MOVE_H = {c: Action(MOVE, direction=HORIZONTAL, character=c) for c in Character}
+_MOVE_V = {c: Action(MOVE, direction=VERTICAL, character=c) for c in Character}
+_CONVERSE = {c: Action(CONVERSE, character=c) for c in Character}
+
+
 def _moves(state: GameState, player: str) -> list[Action]:
     cds = state.cooldowns.get(player, frozenset())
     out = []
     for c in state.positions:
         if MOVE_KEY[c] not in cds:
-            out.append(Action(MOVE, direction=HORIZONTAL, character=c))
-            out.append(Action(MOVE, direction=VERTICAL, character=c))
+            out.append(_MOVE_H[c])
+            out.append(_MOVE_V[c])
     return out
 
 
@@ -50,14 +70,14 @@ def _non_moves(state: GameState, player: str) -> list[Action]:
     here = state.positions[own]
     for c, loc in state.positions.items():
         if loc is here and c is not own and CONVERSE_KEY[c] not in cds:
-            out.append(Action(CONVERSE, character=c))
+            out.append(_CONVERSE[c])
     if ABILITY_KEY[own] not in cds:
         for t, d, p in abilities.options(state, own, own):
-            out.append(Action(ABILITY, target=t, destination=d, player=p))
+            out.append(_action(ABILITY, None, t, d, p))
     for friend in sorted(network_of(state, own)):
         if FRIEND_KEY[friend] not in cds:
             for t, d, p in abilities.options(state, friend, own):
-                out.append(Action(FRIEND, friend=friend, target=t, destination=d, player=p))
+                out.append(_action(FRIEND, friend, t, d, p))
     return out
 
 
