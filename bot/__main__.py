@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 import sys
 
+import discord
 from dotenv import find_dotenv, load_dotenv
 
 from . import create_bot
 from .config import Settings
+
+log = logging.getLogger("bot")
 
 NO_TOKEN = (
     "DISCORD_TOKEN is not set: create a bot in the Discord Developer Portal "
@@ -32,8 +37,33 @@ def main() -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     bot = create_bot(settings.database, settings)
-    bot.run(settings.token, log_handler=None)
+    asyncio.run(serve(bot, settings.token))
     return 0
+
+
+async def serve(client: discord.Client, token: str) -> None:
+    """Run `client` until it closes. SIGTERM (and SIGINT) close it cleanly: timers and the outbox
+    stop, the gateway closes, then the database; `discord.Client.run` would die on SIGTERM instead."""
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def stop(signame: str) -> None:
+        if not closing:
+            log.info("%s received: shutting down", signame)
+            closing.append(loop.create_task(client.close()))
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop, sig.name)
+        except (NotImplementedError, RuntimeError):  # no signal handlers on this platform or thread
+            pass
+    try:
+        async with client:
+            await client.start(token)
+    finally:
+        if closing:
+            await closing[0]
+        log.info("stopped")
 
 
 if __name__ == "__main__":

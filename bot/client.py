@@ -49,21 +49,26 @@ class CrimeCityBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         from .cogs import CrimeCityCog
+        from .panel import PanelControl
 
         await self.db.open()
         await self.add_cog(CrimeCityCog(self))
+        # Panel components are dispatched by their custom id, so panels keep working after a restart.
+        self.add_dynamic_items(PanelControl)
         await self.sync_commands()
         await self.delivery.start()
         self.scheduler.start()
 
     async def close(self) -> None:
+        # Our loops first, then the gateway (no new commands), then the database, which waits for
+        # a transaction in progress (a command already being answered) to commit.
         await self.scheduler.stop()
         await self.delivery.stop()
-        await self.db.close()
         await super().close()
+        await self.db.close()
 
     async def _on_timer(self, timer: TimerRow) -> None:
-        await self.service.on_timer(timer.game_id, timer.kind, timer.phase_seq)
+        await self.service.on_timer(timer.game_id, timer.kind, timer.phase_seq, timer.id)
 
     def command_payload(self) -> list[dict]:
         return [c.to_dict(self.tree) for c in self.tree._get_all_commands()]

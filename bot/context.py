@@ -17,6 +17,9 @@ class Caller:
     manage_guild: bool = False
     role_ids: frozenset[int] = field(default_factory=frozenset)
     role_names: frozenset[str] = field(default_factory=frozenset)
+    # When the member issued the command (Discord's clock, from the interaction's snowflake id):
+    # a command issued before the open phase began was meant for the phase before (see games.py).
+    issued_at: float | None = None
 
     @property
     def in_guild(self) -> bool:
@@ -43,6 +46,7 @@ class Caller:
             manage_guild=bool(interaction.guild_id and interaction.permissions.manage_guild),
             role_ids=frozenset(r.id for r in roles),
             role_names=frozenset(r.name for r in roles),
+            issued_at=interaction.created_at.timestamp(),
         )
 
 

@@ -35,7 +35,9 @@ from rules.validate import check_buys, check_guess
 from . import codec, phases
 from .context import Caller, Member
 from .errors import NoGame, NotAllowed, UserError
+from .history import HistoryMixin
 from .hosting import HostingMixin
+from .panels import PanelMixin
 from .reports import ReportsMixin
 from .roster import Roster
 from .storage import games as games_repo
@@ -49,6 +51,7 @@ log = logging.getLogger(__name__)
 
 PLAYERS = 5
 MAX_DEADLINE_HOURS = 24 * 60
+MAX_POINTS = 50  # friendship points in one purchase (the option's range)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +63,7 @@ class Seated:
     seat: str | None
 
 
-class GameService(HostingMixin, ReportsMixin):
+class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
     def __init__(self, db: Database, *, host_role: str | None = None, clock: Callable[[], float] = time.time) -> None:
         self.db = db
         self.host_role = host_role
@@ -114,12 +117,12 @@ class GameService(HostingMixin, ReportsMixin):
                         "SELECT id FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
                         (caller.channel_id,),
                     )
-                elif game_opt and game_opt.strip().lstrip("#").isdigit():
+                elif game_opt and _game_number(game_opt) is not None:
                     sql = (
                         "SELECT id FROM games WHERE id = ? AND (host_id = ? OR id IN"
                         " (SELECT game_id FROM players WHERE user_id = ?))"
                     )
-                    args = (int(game_opt.strip().lstrip("#")), caller.user_id, caller.user_id)
+                    args = (_game_number(game_opt), caller.user_id, caller.user_id)
                 else:
                     sql = (
                         "SELECT id FROM games WHERE host_id = ? OR id IN"
@@ -172,7 +175,14 @@ class GameService(HostingMixin, ReportsMixin):
     # ---- lobby ---------------------------------------------------------------------------------
 
     async def new_game(
-        self, caller: Caller, *, rounds: int, deadline_hours: float, garnets: int, wait_for_deadline: bool
+        self,
+        caller: Caller,
+        *,
+        rounds: int,
+        deadline_hours: float,
+        garnets: int,
+        wait_for_deadline: bool,
+        reminder_hours: float = 1.0,
     ) -> GameRow:
         if not caller.in_guild:
             raise UserError("Open a game in a server text channel, not in a DM.")
@@ -185,6 +195,8 @@ class GameService(HostingMixin, ReportsMixin):
             raise UserError(f"deadline_hours must be more than 0 and at most {MAX_DEADLINE_HOURS}.")
         if garnets < 0:
             raise UserError("Starting garnets cannot be negative.")
+        if not 0 <= reminder_hours <= MAX_DEADLINE_HOURS:
+            raise UserError(f"reminder_hours must be between 0 (no reminders) and {MAX_DEADLINE_HOURS}.")
         try:
             async with self.db.transaction() as conn:
                 game_id = await games_repo.create_game(
@@ -197,6 +209,7 @@ class GameService(HostingMixin, ReportsMixin):
                     start_garnets=garnets,
                     wait_for_deadline=wait_for_deadline,
                     now=self.clock(),
+                    reminder_hours=reminder_hours,
                 )
                 game = await games_repo.get_game(conn, game_id)
         except sqlite3.IntegrityError as exc:
@@ -302,7 +315,7 @@ class GameService(HostingMixin, ReportsMixin):
         seated = await self.seated(caller, game_opt)
         async with self.lock(seated.game.id):
             async with self.db.transaction() as conn:
-                game, state, row = await self._round_context(conn, seated)
+                game, state, row = await self._round_context(conn, seated, caller)
                 actions = [parse_action(first, seated.roster.lookup)]
                 if second and second.strip():
                     actions.append(parse_action(second, seated.roster.lookup))
@@ -317,6 +330,7 @@ class GameService(HostingMixin, ReportsMixin):
                 await subs_repo.put_submission(conn, game.id, new_row, self.clock())
                 await self._maybe_all_in(conn, game)
             self._committed()
+        seated = Seated(game, seated.roster, seated.seat)  # the round it was recorded for, as answered
         log.info("game %s round %s: actions recorded for %s", seated.game.id, seated.game.round, seated.seat)
         log.debug("game %s: %s submitted %s", seated.game.id, seated.seat, sub.to_json())
         return seated, sub
@@ -326,7 +340,7 @@ class GameService(HostingMixin, ReportsMixin):
         guess = parse_guess(text)
         async with self.lock(seated.game.id):
             async with self.db.transaction() as conn:
-                game, state, row = await self._round_context(conn, seated)
+                game, state, row = await self._round_context(conn, seated, caller)
                 err = check_guess(state, seated.seat or "", guess)
                 if err is not None:
                     raise err
@@ -345,9 +359,11 @@ class GameService(HostingMixin, ReportsMixin):
         ca, cb = parse_character(a), parse_character(b)
         if points < 0:
             raise UserError("Points cannot be negative (use 0 to cancel a purchase).")
+        if points > MAX_POINTS:
+            raise UserError(f"At most {MAX_POINTS} points at a time.")
         async with self.lock(seated.game.id):
             async with self.db.transaction() as conn:
-                game, state, row = await self._round_context(conn, seated)
+                game, state, row = await self._round_context(conn, seated, caller)
                 pair = sorted([ca.value, cb.value])
                 kept = [p for p in row.buys if sorted(p) != pair]
                 buys = kept + [[ca.value, cb.value]] * points
@@ -362,17 +378,48 @@ class GameService(HostingMixin, ReportsMixin):
         return buys, state.garnets.get(seated.seat or "", 0)
 
     async def _round_context(
-        self, conn: aiosqlite.Connection, seated: Seated
+        self, conn: aiosqlite.Connection, seated: Seated, caller: Caller | None = None
     ) -> tuple[GameRow, GameState, SubmissionRow]:
         game = await self._reload(conn, seated.game.id)
         if game.status == DRAFT:
             raise UserError("The game is in its draft: submit with /crimecity draft first.")
         if game.status != ROUND or game.state is None:
             raise UserError("No round is open for submissions in this game.")
+        await self._refuse_if_issued_before_phase(conn, game, caller)
         state = GameState.from_dict(game.state)
         rows = await subs_repo.round_submissions(conn, game.id, game.round)
         row = rows.get(seated.seat or "") or SubmissionRow(game.round, seated.seat or "", None, [], None)
         return game, state, row
+
+    async def phase_opened_at(self, conn: aiosqlite.Connection, game: GameRow) -> float | None:
+        """When the open round began: when the round before it (or the draft) resolved; None if unknown."""
+        if game.status != ROUND:
+            return None
+        if game.round <= 1:
+            opened = (game.draft or {}).get("resolved_at")
+            return None if opened is None else float(opened)
+        row = await (
+            await conn.execute(
+                "SELECT resolved_at FROM round_log WHERE game_id = ? AND round = ?", (game.id, game.round - 1)
+            )
+        ).fetchone()
+        return None if row is None else float(row[0])
+
+    async def _refuse_if_issued_before_phase(
+        self, conn: aiosqlite.Connection, game: GameRow, caller: Caller | None
+    ) -> None:
+        """A command issued while the previous phase was open, that reached the game only after that
+        phase resolved (a race with the deadline, "all five in" or an admin), was meant for the old
+        board: refuse it plainly rather than apply it to the new round."""
+        if caller is None or caller.issued_at is None:
+            return
+        opened = await self.phase_opened_at(conn, game)
+        if opened is not None and caller.issued_at < opened:
+            before = "the draft" if game.round <= 1 else f"Round {game.round - 1}"
+            raise UserError(
+                f"{before} was resolved just before your command arrived, so it was not recorded. "
+                f"Round {game.round} is open now: look at the new board and submit again."
+            )
 
     async def _check_whole(self, state: GameState, seat: str, row: SubmissionRow) -> None:
         """With actions already recorded, the whole submission must stay valid."""
@@ -404,7 +451,7 @@ class GameService(HostingMixin, ReportsMixin):
             self._committed()
         return done
 
-    async def on_timer(self, game_id: int, kind: str, phase_seq: int) -> None:
+    async def on_timer(self, game_id: int, kind: str, phase_seq: int, timer_id: int | None = None) -> None:
         if kind == "deadline":
             await self.resolve(game_id, phase_seq)
         elif kind == "reminder":
@@ -413,6 +460,9 @@ class GameService(HostingMixin, ReportsMixin):
                     game = await games_repo.get_game(conn, game_id)
                     if game is not None and game.phase_seq == phase_seq and game.accepts_submissions:
                         await phases.queue_reminders(conn, game, self.clock())
+                    if timer_id is not None:
+                        # Gone in the same commit as the queued DMs: a crash can neither drop nor repeat them.
+                        await timers_repo.delete_timer(conn, timer_id)
                 self._committed()
 
     # ---- EC ------------------------------------------------------------------------------------
@@ -466,6 +516,15 @@ class GameService(HostingMixin, ReportsMixin):
     async def pending_outbox(self) -> int:
         async with self.db.read() as conn:
             return await outbox_repo.count_pending(conn)
+
+
+def _game_number(text: str) -> int | None:
+    """A game id typed in the `game` option ("12" or "#12"); None for anything else, including
+    digits int() refuses ("²") and numbers SQLite cannot hold."""
+    wanted = text.strip().lstrip("#")
+    if not (wanted.isascii() and wanted.isdigit()) or len(wanted) > 18:
+        return None
+    return int(wanted)
 
 
 def _parse_list(text: str | None, parse: Callable[[str], Any]) -> list[Any]:

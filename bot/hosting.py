@@ -36,6 +36,11 @@ class HostingMixin:
         self.require_admin(game, caller)
         if game.status not in (DRAFT, ROUND):
             raise UserError("There is no open phase to resolve in this game.")
+        async with self.db.read() as conn:
+            opened = await self.phase_opened_at(conn, game)
+        if opened is not None and caller.issued_at is not None and caller.issued_at < opened:
+            # Two admins at once (or an admin and the deadline): this one meant the phase just resolved.
+            raise UserError(f"That phase was just resolved; Round {game.round} is open now and was not resolved.")
         if not await self.resolve(game.id, game.phase_seq):
             raise UserError("That phase was just resolved.")
         log.info("game %s: resolved by the host", game.id)
@@ -56,11 +61,37 @@ class HostingMixin:
                     await games_repo.update_game(conn, game.id, paused_remaining=hours * 3600)
                 else:
                     await games_repo.update_game(conn, game.id, deadline_at=now + hours * 3600)
-                    await phases.schedule_deadline(conn, game.id, game.phase_seq, now, now + hours * 3600)
+                    await phases.schedule_deadline(
+                        conn, game.id, game.phase_seq, now, now + hours * 3600, game.reminder_hours
+                    )
                     await self._maybe_all_in(conn, game)
                 game = await self._reload(conn, game.id)
             self._committed()
         return game
+
+    async def admin_reminder(self: GameService, caller: Caller, hours: float, game_opt: str | None = None) -> str:
+        """Sets the game's reminder lead time (0 = none) and re-places the open phase's reminder."""
+        game = await self.find_game(caller, game_opt)
+        self.require_admin(game, caller)
+        if not 0 <= hours <= 24 * 60:
+            raise UserError("hours must be between 0 and 1440 (0 turns reminders off).")
+        async with self.lock(game.id):
+            async with self.db.transaction() as conn:
+                game = await self._reload(conn, game.id)
+                if game.status not in (LOBBY, DRAFT, ROUND):
+                    raise UserError("This game is over; there is no deadline left to remind anyone of.")
+                await games_repo.update_game(conn, game.id, reminder_hours=hours)
+                now = self.clock()
+                if game.accepts_submissions and game.deadline_at is not None:
+                    await phases.schedule_reminder(conn, game.id, game.phase_seq, now, game.deadline_at, hours)
+                game = await self._reload(conn, game.id)
+            self._committed()
+        log.info("game %s: reminder lead time set by the host", game.id)
+        if hours == 0:
+            return "Reminders are off for this game."
+        when = phases.reminder_at(now, game.deadline_at, hours) if game.deadline_at is not None else None
+        tail = f" The next one: {formatting.timestamp(when)}." if when is not None else ""
+        return f"Players who have not submitted get a DM {hours:g} h before each deadline.{tail}"
 
     async def admin_pause(self: GameService, caller: Caller, pause: bool, game_opt: str | None = None) -> GameRow:
         game = await self.find_game(caller, game_opt)
@@ -82,7 +113,7 @@ class HostingMixin:
                         raise UserError("The clock is not paused.")
                     due = now + (game.paused_remaining or 0.0)
                     await games_repo.update_game(conn, game.id, deadline_at=due, paused_remaining=None)
-                    await phases.schedule_deadline(conn, game.id, game.phase_seq, now, due)
+                    await phases.schedule_deadline(conn, game.id, game.phase_seq, now, due, game.reminder_hours)
                     game = await self._reload(conn, game.id)
                     await self._maybe_all_in(conn, game)
                 game = await self._reload(conn, game.id)

@@ -1,101 +1,100 @@
-"""The action panel under /crimecity status: select menus of the caller's legal actions.
+"""The Discord side of `/crimecity panel`: select menus and buttons that survive a restart.
 
-Options come from `rules.legal_actions`, carry the action notation as their values, and are
-submitted through GameService like /crimecity act. Custom ids hold a random token only (no
-secret); the panel lives as long as its ephemeral message (it is not persistent).
+Each component is a `PanelControl` (a discord.py DynamicItem registered in setup_hook), so a click
+is dispatched by its custom id alone, `cc:panel:<game_id>:<nonce>:<part>`: no character, role or
+action name, only a random nonce whose state lives in the database (bot/panels.py). What is
+offered and what a click does is decided there; this module only draws and forwards.
 """
 
 from __future__ import annotations
 
 import logging
-import secrets
-from typing import TYPE_CHECKING
+import re
+from typing import Any
 
 import discord
 
-from rules import GameState, legal_actions
-from rules.notation import describe_action, format_action
-
 from .context import Caller
-from .roster import Roster
-from .storage.models import GameRow
+from .panels import PARTS, PanelOption, PanelScreen
 from .tree import APOLOGY, send_ephemeral, user_message
 
-if TYPE_CHECKING:
-    from .games import GameService
-
 log = logging.getLogger(__name__)
-MAX_OPTIONS = 25
+
+TEMPLATE = re.compile(rf"cc:panel:(?P<game>[0-9]+):(?P<nonce>[0-9a-f]{{12}}):(?P<part>{'|'.join(PARTS)})")
 
 
-class ActionPanel(discord.ui.View):
-    def __init__(self, service: GameService, game: GameRow, state: GameState, seat: str, roster: Roster) -> None:
-        super().__init__(timeout=15 * 60)
-        self.service = service
-        self.game_id = game.id
-        self.owner = roster.user_of(seat)
-        token = secrets.token_hex(6)
-        moves, others = [], []
-        for action in legal_actions(state, seat):
-            value = format_action(action, roster.name_of)
-            if len(value) > 100:
-                continue
-            option = discord.SelectOption(label=describe_action(state, seat, action, roster.name_of)[:100], value=value)
-            (moves if action.is_move else others).append(option)
-        self.move: str | None = None
-        self.others: list[str] = []
-        if moves:
-            self.move_select = discord.ui.Select(
-                custom_id=f"cc:{token}:move",
-                placeholder="Movement action (at most one)",
-                min_values=0,
-                max_values=1,
-                options=moves[:MAX_OPTIONS],
+def custom_id(screen: PanelScreen, part: str) -> str:
+    return f"cc:panel:{screen.game_id}:{screen.nonce}:{part}"
+
+
+class PanelControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
+    """One select or button of a panel; all the state it needs is in its custom id's match."""
+
+    def __init__(self, item: discord.ui.Item[Any], game_id: int, nonce: str, part: str) -> None:
+        super().__init__(item)
+        self.game_id = game_id
+        self.nonce = nonce
+        self.part = part
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PanelControl:
+        return cls(item, int(match["game"]), match["nonce"], match["part"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        # discord.py only logs a dynamic item's exceptions, so every outcome is answered here.
+        service = interaction.client.service  # type: ignore[attr-defined]
+        values = [str(v) for v in (interaction.data or {}).get("values", [])]  # type: ignore[union-attr]
+        try:
+            screen = await service.panel_click(
+                Caller.from_interaction(interaction), self.game_id, self.nonce, self.part, values
             )
-            self.move_select.callback = self._on_move
-            self.add_item(self.move_select)
-        if others:
-            self.other_select = discord.ui.Select(
-                custom_id=f"cc:{token}:other",
-                placeholder="Other actions",
-                min_values=0,
-                max_values=min(2, len(others[:MAX_OPTIONS])),
-                options=others[:MAX_OPTIONS],
-            )
-            self.other_select.callback = self._on_other
-            self.add_item(self.other_select)
-        submit = discord.ui.Button(
-            label="Submit these actions", style=discord.ButtonStyle.primary, custom_id=f"cc:{token}:go"
-        )
-        submit.callback = self._on_submit
-        self.add_item(submit)
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return interaction.user.id == self.owner
-
-    async def _on_move(self, interaction: discord.Interaction) -> None:
-        self.move = (self.move_select.values or [None])[0]
-        await interaction.response.defer()
-
-    async def _on_other(self, interaction: discord.Interaction) -> None:
-        self.others = list(self.other_select.values)
-        await interaction.response.defer()
-
-    async def _on_submit(self, interaction: discord.Interaction) -> None:
-        chosen = ([self.move] if self.move else []) + self.others
-        if not chosen:
-            await send_ephemeral(interaction, "Pick your actions in the menus first.")
+        except Exception as error:
+            message = user_message(error)
+            if message is None:
+                log.error("panel click failed (interaction %s)", interaction.id, exc_info=error)
+                message = APOLOGY
+            await send_ephemeral(interaction, message)
             return
-        first, second = chosen[0], (chosen[1] if len(chosen) > 1 else None)
-        seated, sub = await self.service.submit_actions(
-            Caller.from_interaction(interaction), first, second, game_opt=str(self.game_id)
-        )
-        shown = ", ".join(f"`{format_action(a, seated.roster.name_of)}`" for a in sub.actions)
-        await send_ephemeral(interaction, f"Round {seated.game.round} actions recorded: {shown}")
+        await interaction.response.edit_message(content=screen.text, embed=None, view=panel_view(screen))
 
-    async def on_error(self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item) -> None:
-        message = user_message(error)
-        if message is None:
-            log.error("action panel failed (interaction %s)", interaction.id, exc_info=error)
-            message = APOLOGY
-        await send_ephemeral(interaction, message)
+
+def _options(options: list[PanelOption]) -> list[discord.SelectOption]:
+    return [discord.SelectOption(label=o.label, value=o.value, default=o.default) for o in options]
+
+
+def panel_view(screen: PanelScreen) -> discord.ui.View:
+    """Row 0: the kind of action; row 1: the actions of that kind (one page); row 2: the buttons."""
+    view = discord.ui.View(timeout=None)
+
+    def add(item: discord.ui.Item[Any], part: str) -> None:
+        view.add_item(PanelControl(item, screen.game_id, screen.nonce, part))
+
+    if screen.kinds:
+        kinds = discord.ui.Select(
+            custom_id=custom_id(screen, "kind"), placeholder="Kind of action", options=_options(screen.kinds), row=0
+        )
+        add(kinds, "kind")
+    if screen.options:
+        acts = discord.ui.Select(
+            custom_id=custom_id(screen, "act"), placeholder=screen.placeholder, options=_options(screen.options), row=1
+        )
+        add(acts, "act")
+    if screen.pages > 1:
+        prev = discord.ui.Button(label="◀ Prev", custom_id=custom_id(screen, "prev"), disabled=screen.page == 0, row=2)
+        add(prev, "prev")
+        nxt = discord.ui.Button(
+            label="Next ▶", custom_id=custom_id(screen, "next"), disabled=screen.page >= screen.pages - 1, row=2
+        )
+        add(nxt, "next")
+    add(discord.ui.Button(label="Clear", custom_id=custom_id(screen, "clear"), row=2), "clear")
+    submit = discord.ui.Button(
+        label="Submit",
+        style=discord.ButtonStyle.success,
+        custom_id=custom_id(screen, "go"),
+        disabled=not screen.can_submit,
+        row=2,
+    )
+    add(submit, "go")
+    return view

@@ -18,6 +18,7 @@ from . import codec, formatting
 from .roster import Roster
 from .storage import games as games_repo
 from .storage import outbox as outbox_repo
+from .storage import panels as panels_repo
 from .storage import submissions as subs_repo
 from .storage import timers as timers_repo
 from .storage.models import DRAFT, EC, ENDED, ROUND, GameRow
@@ -31,20 +32,28 @@ class PhaseConflict(RuntimeError):
     """Another resolution already moved this game on (the compare-and-set failed)."""
 
 
-def reminder_at(now: float, deadline_at: float) -> float | None:
-    """One reminder an hour before long deadlines, a quarter before the end of medium ones."""
-    span = deadline_at - now
-    if span >= 2 * 3600:
-        return deadline_at - 3600
-    if span >= 20 * 60:
-        return deadline_at - span / 4
-    return None
+def reminder_at(now: float, deadline_at: float, hours: float = 1.0) -> float | None:
+    """`hours` before the deadline (the game's reminder_hours); None when 0 or already past."""
+    if hours <= 0:
+        return None
+    at = deadline_at - hours * 3600
+    return at if at > now else None
 
 
-async def schedule_deadline(conn: aiosqlite.Connection, game_id: int, phase_seq: int, now: float, due: float) -> None:
+async def schedule_deadline(
+    conn: aiosqlite.Connection, game_id: int, phase_seq: int, now: float, due: float, reminder_hours: float = 1.0
+) -> None:
     await timers_repo.clear_timers(conn, game_id)
     await timers_repo.add_timer(conn, game_id, "deadline", phase_seq, due)
-    remind = reminder_at(now, due)
+    await schedule_reminder(conn, game_id, phase_seq, now, due, reminder_hours)
+
+
+async def schedule_reminder(
+    conn: aiosqlite.Connection, game_id: int, phase_seq: int, now: float, due: float, reminder_hours: float
+) -> None:
+    """(Re)place the phase's one reminder timer; it is persisted, so a restart keeps it."""
+    await timers_repo.clear_timers(conn, game_id, ("reminder",))
+    remind = reminder_at(now, due, reminder_hours)
     if remind is not None:
         await timers_repo.add_timer(conn, game_id, "reminder", phase_seq, remind)
 
@@ -70,7 +79,7 @@ async def open_phase(
     seq = game.phase_seq + 1
     await timers_repo.clear_timers(conn, game.id)
     if deadline_at is not None:
-        await schedule_deadline(conn, game.id, seq, now, deadline_at)
+        await schedule_deadline(conn, game.id, seq, now, deadline_at, game.reminder_hours)
     return seq
 
 
@@ -120,6 +129,7 @@ async def _resolve_draft(conn: aiosqlite.Connection, game: GameRow, roster: Rost
         "unassigned": [c.value for c in result.unassigned],
         "garnets": dict(result.garnets),
         "placements": placements,
+        "resolved_at": now,  # when round 1 opened (games.phase_opened_at)
     }
     seq = await open_phase(
         conn, game, now, status=ROUND, round_no=state.round, state_json=state.to_dict(), draft_json=draft_info
@@ -198,7 +208,12 @@ async def _resolve_round(conn: aiosqlite.Connection, game: GameRow, roster: Rost
         content = formatting.board_text(board_view, heading=heading, submitted=[], footer=_open_footer(game))
         await outbox_repo.queue_channel(conn, game.id, game.channel_id, channel_payload(content, board=board_view), now)
     log.info("game %s: round %s resolved", game.id, resolved_round)
-    for seat, text in dms:
+    # Exactly one DM per seat per round, in seat order, even with nothing to tell: how many DMs a
+    # player gets (and the channel's "read your inbox" notes when DMs are closed) must not depend
+    # on roles or results.
+    for seat in roster.seats:
+        lines = [text for to, text in dms if to == seat] or ["Nothing new for you this round."]
+        text = "\n".join(lines)
         await outbox_repo.queue_dm(
             conn, game.id, seat, dm_payload(f"**Crime City — Round {resolved_round}**\n{text}"), now
         )
@@ -256,6 +271,7 @@ async def finish(conn: aiosqlite.Connection, game: GameRow, now: float, *, ec_se
         conn, game.id, status=ENDED, ec_seat=ec_seat, ended_at=now, deadline_at=None, paused_remaining=None
     )
     await timers_repo.clear_timers(conn, game.id)
+    await panels_repo.forget_panels(conn, game.id)
     lines = []
     if game.status == EC:
         lines.append(
@@ -273,7 +289,10 @@ async def finish(conn: aiosqlite.Connection, game: GameRow, now: float, *, ec_se
 async def queue_reminders(conn: aiosqlite.Connection, game: GameRow, now: float) -> None:
     roster = Roster(await games_repo.players(conn, game.id))
     done = await submitted_seats(conn, game)
-    what = "the draft (/crimecity draft)" if game.status == DRAFT else f"round {game.round} (/crimecity act)"
+    if game.status == DRAFT:
+        what = "the draft (/crimecity draft)"
+    else:
+        what = f"round {game.round} (/crimecity panel or /crimecity act)"
     for seat in roster.seats:
         if seat not in done:
             text = (

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from .games import GameService
 
 
+STATUS_LIMIT = 4096  # an embed description: /crimecity status is answered as one
+
+
 @dataclass(frozen=True, slots=True)
 class BoardReport:
     text: str
@@ -79,7 +82,7 @@ class ReportsMixin:
             if not self.is_admin(game, caller):
                 raise NotAllowed("You are not a player in this game.")
             lines.append("You host this game and do not hold a seat.")
-            return formatting.clip("\n".join(lines), 4096)
+            return formatting.clip("\n".join(lines), STATUS_LIMIT)
         async with self.db.read() as conn:
             drafts = await subs_repo.drafts(conn, game.id)
             rows = await subs_repo.round_submissions(conn, game.id, game.round) if game.status == ROUND else {}
@@ -103,14 +106,34 @@ class ReportsMixin:
             lines.append("")
             lines.append("__What you have learned__")
             lines.extend(f"Round {rnd}: {formatting.private_result_text(d, roster.name_of)}" for rnd, _k, d in learned)
-        unread = [text for _id, text, read in inbox if not read]
-        if inbox:
-            lines.append("")
-            lines.append(f"__Inbox__ (messages I could not DM you; {len(unread)} new)")
-            lines.extend(text for _id, text, _read in inbox[-5:])
+        lines.extend(await self._inbox_lines(game.id, seat, inbox, budget=STATUS_LIMIT - len("\n".join(lines))))
+        return formatting.clip("\n".join(lines), STATUS_LIMIT)
+
+    async def _inbox_lines(
+        self: GameService, game_id: int, seat: str, inbox: list[tuple[int, str, bool]], *, budget: int
+    ) -> list[str]:
+        """Unread undeliverable DMs, oldest first, as many as fit; only those shown are marked read."""
+        if not inbox:
+            return []
+        unread = [(i, text) for i, text, read in inbox if not read]
+        lines = ["", f"__Inbox__ (messages I could not DM you; {len(unread)} new)"]
+        budget -= len("\n".join(lines)) + 160  # room for the "more" line and the cog's hint line
+        shown: list[int] = []
+        for item_id, text in unread:
+            if len(text) + 1 > budget and shown:
+                break
+            text = formatting.clip(text, max(200, budget))
+            lines.append(text)
+            budget -= len(text) + 1
+            shown.append(item_id)
+        if len(shown) < len(unread):
+            lines.append(f"({len(unread) - len(shown)} more: use /crimecity status again to read them.)")
+        elif not unread:
+            lines.append("Nothing new since you last looked.")
+        if shown:
             async with self.db.transaction() as conn:
-                await outbox_repo.mark_inbox_read(conn, game.id, seat, self.clock())
-        return formatting.clip("\n".join(lines), 4096)
+                await outbox_repo.mark_inbox_read(conn, game_id, seat, self.clock(), ids=shown)
+        return lines
 
     def _seat_lines(
         self: GameService, state: GameState, seat: str, roster: Roster, row: Any, game: GameRow

@@ -54,11 +54,12 @@ class Roster:
         match = _MENTION.match(text)
         if match:
             return self.seat_of(int(match.group(1)))
-        if text.isdigit() and int(text) in self._by_user:
+        if text.isascii() and text.isdigit() and int(text) in self._by_user:  # not "²": int() refuses it
             return self._by_user[int(text)].seat
-        low = text.lstrip("@").casefold()
-        for attr in ("display_name", "user_name"):
-            hits = [p.seat for p in self.players if getattr(p, attr).casefold() == low]
-            if len(hits) == 1:
-                return hits[0]
+        # As typed first, so a display name that starts with "@" (e.g. "@everyone") is found too.
+        for low in dict.fromkeys((text.casefold(), text.lstrip("@").casefold())):
+            for attr in ("display_name", "user_name"):
+                hits = [p.seat for p in self.players if getattr(p, attr).casefold() == low]
+                if len(hits) == 1:
+                    return hits[0]
         return None

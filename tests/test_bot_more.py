@@ -1,5 +1,6 @@
-"""Status panel, the Mob Boss's guess and a goal completion, rules-decided EC, seat replacement,
-several games for one member (the `game` option in DMs), help and rules pages."""
+"""The Mob Boss's guess and a goal completion, rules-decided EC, seat replacement,
+several games for one member (the `game` option in DMs), help and rules pages.
+(The action panel's tests are in test_bot_gamenight_panel.py.)"""
 
 from __future__ import annotations
 
@@ -10,26 +11,6 @@ PERFECT = (
     "policeman=none, secretary=hitman, banker=mob_boss, armed_guard=fraud, store_clerk=none, "
     "detective=pickpocket, governor=bank_robber, governors_daughter=none"
 )
-
-
-async def test_status_panel_submits_in_notation(table: Table) -> None:
-    t = table
-    await open_game(t, garnets=20)
-    await draft_cast(t, CAST)
-    andy = t.players["andy"]
-    status = await t.cmd(andy, "status")
-    selects = [c for c in status.all_components() if c.get("type") == 3]
-    values = {o["value"] for s in selects for o in s["options"]}
-    assert "move vertical secretary" in values and "ability store_clerk" in values
-    move_id, other_id, go_id = status.custom_ids()
-    await t.fd.select(andy, status, move_id, ["move vertical secretary"])
-    await t.fd.select(andy, status, other_id, ["ability store_clerk"])
-    reply = await t.fd.click(andy, status, go_id)
-    assert "`move vertical secretary`, `ability store_clerk`" in reply.text()
-    again = await t.cmd(andy, "status")
-    assert "`move vertical secretary`" in again.text()
-    for custom_id in again.custom_ids():
-        assert_no_secret(custom_id, "a custom_id")
 
 
 async def test_mob_boss_guess_completes_and_rules_decide_the_ec(table: Table) -> None:

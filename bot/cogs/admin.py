@@ -34,6 +34,13 @@ class AdminCommands(Base):
             text = f"New deadline: {timestamp(row.deadline_at)}."
         await answer(interaction, text)
 
+    @admin.command(name="reminder", description="DM players who have not submitted this long before each deadline.")
+    @app_commands.describe(hours="Hours before the deadline (fractions allowed; 0 turns reminders off)", game=GAME_HELP)
+    async def admin_reminder(
+        self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.0, 1440.0], game: str | None = None
+    ) -> None:
+        await answer(interaction, await self.service.admin_reminder(caller_of(interaction), hours, game))
+
     @admin.command(name="pause", description="Stop the deadline clock.")
     @app_commands.describe(game=GAME_HELP)
     async def admin_pause(self, interaction: discord.Interaction, game: str | None = None) -> None:
@@ -89,6 +96,7 @@ class AdminCommands(Base):
 
     @admin_resolve.autocomplete("game")
     @admin_deadline.autocomplete("game")
+    @admin_reminder.autocomplete("game")
     @admin_pause.autocomplete("game")
     @admin_resume.autocomplete("game")
     @admin_end.autocomplete("game")

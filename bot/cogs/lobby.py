@@ -21,6 +21,7 @@ class LobbyCommands(Base):
         deadline_hours="Hours for each phase (draft, each round)",
         garnets="Starting garnets for each player",
         wait_for_deadline="Wait for the deadline even when all five have submitted",
+        reminder_hours="DM players who have not submitted this many hours before each deadline (0: never)",
     )
     async def new(
         self,
@@ -29,6 +30,7 @@ class LobbyCommands(Base):
         deadline_hours: app_commands.Range[float, 0.0, 1440.0] = 24.0,
         garnets: app_commands.Range[int, 0, None] = 0,
         wait_for_deadline: bool = False,
+        reminder_hours: app_commands.Range[float, 0.0, 1440.0] = 1.0,
     ) -> None:
         game = await self.service.new_game(
             caller_of(interaction),
@@ -36,12 +38,14 @@ class LobbyCommands(Base):
             deadline_hours=deadline_hours,
             garnets=garnets,
             wait_for_deadline=wait_for_deadline,
+            reminder_hours=reminder_hours,
         )
+        remind = f"reminders {reminder_hours:g} h before each deadline" if reminder_hours else "no reminders"
         text = (
             f"**Crime City** — a new game (#{game.id}) is open in this channel, hosted by {interaction.user.mention}.\n"
             f"{rounds} rounds at most, {deadline_hours:g} h per phase, {garnets} starting garnets"
             + (", waiting for every deadline" if wait_for_deadline else "")
-            + ".\nJoin with /crimecity join (5 players exactly); the host starts with /crimecity start."
+            + f", {remind}.\nJoin with /crimecity join (5 players exactly); the host starts with /crimecity start."
         )
         await answer(interaction, text, ephemeral=False)
 

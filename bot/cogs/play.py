@@ -12,6 +12,7 @@ from rules.notation import describe_action, format_action, parse_action
 
 from ..context import Member
 from ..formatting import char_title, role_title
+from ..panel import panel_view
 from .common import MAX_CHOICES, Base, answer, caller_of, game_choices, matches
 
 log = logging.getLogger(__name__)
@@ -108,6 +109,16 @@ class PlayCommands(Base):
         except Exception:
             log.debug("action autocomplete gave nothing", exc_info=True)
             return []
+
+    @app_commands.command(name="panel", description="Pick this round's actions from menus of legal ones, then Submit.")
+    @app_commands.describe(game=GAME_HELP)
+    async def panel(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        screen = await self.service.open_panel(caller_of(interaction), game)
+        await answer(interaction, screen.text, view=panel_view(screen))
+
+    @panel.autocomplete("game")
+    async def _panel_game_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await game_choices(self.bot, interaction, current)
 
     @app_commands.command(name="guess", description="Mob Boss: guess every character's hidden role this round.")
     @app_commands.describe(

@@ -23,11 +23,22 @@ async def create_game(
     start_garnets: int,
     wait_for_deadline: bool,
     now: float,
+    reminder_hours: float = 1.0,
 ) -> int:
     cur = await conn.execute(
         "INSERT INTO games(guild_id, channel_id, host_id, status, rounds_total, deadline_hours, start_garnets,"
-        " wait_for_deadline, created_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-        (guild_id, channel_id, host_id, rounds_total, deadline_hours, start_garnets, int(wait_for_deadline), now),
+        " wait_for_deadline, created_at, reminder_hours) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+        (
+            guild_id,
+            channel_id,
+            host_id,
+            rounds_total,
+            deadline_hours,
+            start_garnets,
+            int(wait_for_deadline),
+            now,
+            reminder_hours,
+        ),
     )
     return int(cur.lastrowid)
 
@@ -38,9 +49,9 @@ async def get_game(conn: aiosqlite.Connection, game_id: int) -> GameRow | None:
 
 
 async def active_game_in_channel(conn: aiosqlite.Connection, channel_id: int) -> GameRow | None:
-    row = await (
-        await conn.execute(f"SELECT * FROM games WHERE channel_id = ? AND {_ACTIVE}", (channel_id,))
-    ).fetchone()
+    # `status != 'ended'` repeats the partial index's WHERE, so SQLite can use the index (else a full scan).
+    sql = f"SELECT * FROM games WHERE channel_id = ? AND status != 'ended' AND {_ACTIVE}"
+    row = await (await conn.execute(sql, (channel_id,))).fetchone()
     return None if row is None else GameRow.from_row(row)
 
 

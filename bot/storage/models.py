@@ -43,6 +43,7 @@ class GameRow:
     reveal: bool
     created_at: float
     ended_at: float | None
+    reminder_hours: float = 1.0
 
     @property
     def paused(self) -> bool:
@@ -76,6 +77,7 @@ class GameRow:
             reveal=bool(row["reveal"]),
             created_at=row["created_at"],
             ended_at=row["ended_at"],
+            reminder_hours=row["reminder_hours"],
         )
 
 
@@ -171,4 +173,27 @@ class OutboxRow:
             row["seat"],
             json.loads(row["payload_json"]),
             row["attempts"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PanelRow:
+    nonce: str
+    game_id: int
+    user_id: int
+    phase_seq: int
+    kind: str | None
+    page: int
+    picks: list[str]
+
+    @staticmethod
+    def from_row(row: aiosqlite.Row) -> PanelRow:
+        return PanelRow(
+            row["nonce"],
+            row["game_id"],
+            row["user_id"],
+            row["phase_seq"],
+            row["kind"],
+            row["page"],
+            json.loads(row["picks_json"]),
         )

@@ -74,7 +74,13 @@ async def inbox(conn: aiosqlite.Connection, game_id: int, seat: str) -> list[tup
     return [(r["id"], r["content"], r["read_at"] is not None) for r in rows]
 
 
-async def mark_inbox_read(conn: aiosqlite.Connection, game_id: int, seat: str, now: float) -> None:
-    await conn.execute(
-        "UPDATE inbox SET read_at = ? WHERE game_id = ? AND seat = ? AND read_at IS NULL", (now, game_id, seat)
-    )
+async def mark_inbox_read(
+    conn: aiosqlite.Connection, game_id: int, seat: str, now: float, ids: list[int] | None = None
+) -> None:
+    """Marks the seat's unread items read (only `ids` when given: those the player was shown)."""
+    sql = "UPDATE inbox SET read_at = ? WHERE game_id = ? AND seat = ? AND read_at IS NULL"
+    args: list[object] = [now, game_id, seat]
+    if ids is not None:
+        sql += f" AND id IN ({','.join('?' for _ in ids)})"
+        args += ids
+    await conn.execute(sql, args)

@@ -49,6 +49,7 @@ class Fault:
     code: int
     message: str
     is_global: bool
+    after: bool = False  # True: the request is carried out, then answered with the failure
 
     def matches(self, method: str, path: str) -> bool:
         return (self.method is None or self.method == method) and bool(self.pattern.search(path))
@@ -83,6 +84,7 @@ class Faults:
         code: int = 0,
         message: str | None = None,
         is_global: bool = False,
+        after: bool = False,
     ) -> None:
         default = {429: "You are being rate limited.", 500: "Internal Server Error", 503: "Service Unavailable"}
         self.pending.append(
@@ -95,6 +97,7 @@ class Faults:
                 code,
                 message or default.get(status, "Injected failure"),
                 is_global,
+                after,
             )
         )
 

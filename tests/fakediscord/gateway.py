@@ -61,6 +61,7 @@ class Gateway:
         self.resumes = 0
         self.connections = 0
         self.received: list[dict[str, Any]] = []  # client ops other than heartbeats
+        self.close_codes: list[int | None] = []  # per ended socket: the code the bot closed it with (None: it died)
         self.conn: _Connection | None = None
 
     # --- state the server polls -------------------------------------------------
@@ -125,11 +126,19 @@ class Gateway:
         pump = asyncio.create_task(self._pump(conn))
         try:
             await conn.send({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}})
-            async for msg in ws:
+            code: int | None = None
+            while True:
+                msg = await ws.receive()
                 if msg.type is WSMsgType.TEXT:
                     await self._on_frame(conn, json.loads(msg.data))
+                elif msg.type is WSMsgType.CLOSE:  # the bot closed: keep the code it sent
+                    code = int(msg.data)
+                    break
+                elif msg.type in (WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+                    break
         finally:
             pump.cancel()
+            self.close_codes.append(code)
             if self.conn is conn:
                 self.conn = None
         return ws

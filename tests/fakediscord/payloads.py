@@ -172,6 +172,8 @@ def message(msg: SeenMessage, users: dict[int, FakeUser], me_id: int) -> JSON:
     }
     if msg.guild_id is not None:
         data["guild_id"] = str(msg.guild_id)
+    if msg.nonce is not None:
+        data["nonce"] = msg.nonce
     if msg.reactions:
         data["reactions"] = reactions(msg, me_id)
     if msg.message_reference:

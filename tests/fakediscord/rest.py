@@ -59,6 +59,9 @@ UNKNOWN_CHANNEL, UNKNOWN_GUILD, UNKNOWN_MEMBER, UNKNOWN_MESSAGE, UNKNOWN_USER, U
     10003, 10004, 10007, 10008, 10013, 10011,
 )  # fmt: skip
 MISSING_ACCESS, CANNOT_DM, MISSING_PERMISSIONS, EMPTY_MESSAGE, NOT_AUTHOR = 50001, 50007, 50013, 50006, 50005
+INVALID_FORM_BODY = 50035
+NONCE_MAX = 25  # characters
+NONCE_WINDOW = 300.0  # seconds an enforced nonce is remembered ("the past few minutes")
 
 
 def err(status: int, code: int, message: str) -> Result:
@@ -78,6 +81,8 @@ class RestApi:
         self.requests: list[RequestRecord] = []
         self.unknown: list[RequestRecord] = []
         self.errors: list[str] = []  # tracebacks of handler crashes (returned to the bot as 400s)
+        self.nonce_replays: list[int] = []  # ids of messages returned again for a repeated enforced nonce
+        self.nonce_window = NONCE_WINDOW
         self.in_flight = 0
         self.last_activity = time.monotonic()
         self._routes: list[tuple[str, str, re.Pattern[str], Handler]] = []
@@ -118,7 +123,8 @@ class RestApi:
         if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
             record.status = 401
             return json_response(401, {"code": 0, "message": "401: Unauthorized"}, headers)
-        if fault := self.faults.take(method, path):
+        fault = self.faults.take(method, path)
+        if fault is not None and not fault.after:
             record.status = fault.status
             return fault.response(bucket)
         if matched is None:
@@ -135,6 +141,9 @@ class RestApi:
             self.errors.append(f"{method} {path}\n{traceback.format_exc()}")
             log.exception("fakediscord: handler crashed for %s %s", method, path)
             status, payload = err(400, 0, "fakediscord handler crashed; see fd.errors")
+        if fault is not None:  # after=True: the request took effect, but the bot sees the failure
+            record.status = fault.status
+            return fault.response(bucket)
         record.status = status
         return json_response(status, payload, headers)
 
@@ -478,7 +487,24 @@ class RestApi:
             body.get("content") or body.get("embeds") or c.uploads or body.get("components") or body.get("sticker_ids")
         ):
             return err(400, EMPTY_MESSAGE, "Cannot send an empty message")
+        nonce = body.get("nonce")
+        if nonce is not None:
+            nonce = str(nonce)
+            if len(nonce) > NONCE_MAX:
+                return err(400, INVALID_FORM_BODY, f"Invalid Form Body: nonce must be {NONCE_MAX} or fewer in length")
+            # Discord: with enforce_nonce, a message created by the same author with the same nonce in the
+            # past few minutes is returned as it is, and no new message is created.
+            key = (self.world.bot.id, nonce)
+            seen = self.world.nonces.get(key)
+            if body.get("enforce_nonce") and seen and time.monotonic() - seen[1] <= self.nonce_window:
+                existing = self.world.messages.get(seen[0])
+                if existing is not None:
+                    self.nonce_replays.append(existing.id)
+                    return 200, self.factory.payload(existing)
         msg = self.factory.create(chan, self.world.bot, body, c.uploads)
+        msg.nonce = nonce
+        if nonce is not None:
+            self.world.nonces[(self.world.bot.id, nonce)] = (msg.id, time.monotonic())
         return 200, self.factory.payload(self.factory.publish(msg))
 
     def get_message(self, c: Call) -> Result:

@@ -430,10 +430,13 @@ class FakeDiscord:
         code: int = 0,
         message: str | None = None,
         is_global: bool = False,
+        after: bool = False,
     ) -> None:
         """Make the next `times` requests whose path matches the regex `route_pattern` fail with `status`.
         429s carry real rate-limit headers/body so discord.py sleeps `retry_after` and retries;
-        500/502/504 are retried by discord.py after 1 s, 2 s, ...; other codes raise in the bot."""
+        500/502/504 are retried by discord.py after 1 s, 2 s, ...; other codes raise in the bot.
+        after=True: the request is carried out first (e.g. the message is created) and only the answer
+        fails, as when Discord commits a message and the response is lost."""
         self.faults.add(
             route_pattern,
             status=status,
@@ -443,6 +446,7 @@ class FakeDiscord:
             code=code,
             message=message,
             is_global=is_global,
+            after=after,
         )
 
     async def drop_gateway(self, resume: bool = True, timeout: float = 5.0) -> None:

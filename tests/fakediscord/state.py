@@ -173,6 +173,7 @@ class SeenMessage:
     reactions: list[tuple[str, int]] = field(default_factory=list)  # (emoji, user id)
     history: list[dict[str, Any]] = field(default_factory=list)  # previous versions (content/embeds/components)
     modal: ModalPrompt | None = None  # set on the placeholder returned when the bot answered with a modal
+    nonce: str | None = None  # as sent by the author (echoed in the payload, used by enforce_nonce)
 
     @property
     def ephemeral(self) -> bool:
@@ -379,6 +380,8 @@ class World:
         self.dm_channels: dict[int, FakeChannel] = {}  # user id -> DM channel
         self.closed_dms: set[int] = set()
         self.messages: dict[int, SeenMessage] = {}
+        # enforce_nonce: (author id, nonce) -> (message id, monotonic time created)
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
         self.channel_log: dict[int, list[SeenMessage]] = {}
         self.ephemeral_log: dict[int, list[SeenMessage]] = {}
         # app commands by scope: None = global, else guild id
