@@ -57,28 +57,24 @@ def _name_list(table: dict) -> str:
     return ", ".join(sorted({v.value for v in table.values()}))
 
 
-def parse_character(text: str) -> Character:
+def _parse_name(text: str, table: dict, what: str):  # type: ignore[no-untyped-def]
     words = _words(text)
-    got = _take(words, 0, _CHAR_NAMES)
+    got = _take(words, 0, table)
     if got is None or got[1] != len(words):
-        raise ParseError(f"Unknown character {text.strip()!r}; use one of: {_name_list(_CHAR_NAMES)}.")
-    return got[0]  # type: ignore[return-value]
+        raise ParseError(f"Unknown {what} {text.strip()!r}; use one of: {_name_list(table)}.")
+    return got[0]
+
+
+def parse_character(text: str) -> Character:
+    return _parse_name(text, _CHAR_NAMES, "character")
 
 
 def parse_location(text: str) -> Location:
-    words = _words(text)
-    got = _take(words, 0, _LOC_NAMES)
-    if got is None or got[1] != len(words):
-        raise ParseError(f"Unknown location {text.strip()!r}; use one of: {_name_list(_LOC_NAMES)}.")
-    return got[0]  # type: ignore[return-value]
+    return _parse_name(text, _LOC_NAMES, "location")
 
 
 def parse_role(text: str) -> Role:
-    words = _words(text)
-    got = _take(words, 0, _ROLE_NAMES)
-    if got is None or got[1] != len(words):
-        raise ParseError(f"Unknown role {text.strip()!r}; use one of: {_name_list(_ROLE_NAMES)}.")
-    return got[0]  # type: ignore[return-value]
+    return _parse_name(text, _ROLE_NAMES, "role")
 
 
 def _params(words: list[str], i: int, raw: str, lookup: PlayerLookup) -> dict:
