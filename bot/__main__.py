@@ -7,6 +7,7 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 from dotenv import find_dotenv, load_dotenv
 
@@ -18,6 +19,12 @@ log = logging.getLogger("bot")
 NO_TOKEN = (
     "DISCORD_TOKEN is not set: create a bot in the Discord Developer Portal "
     "(Applications → your app → Bot → Reset Token) and put the token in DISCORD_TOKEN or a .env file."
+)
+
+
+BAD_TOKEN = (
+    "Discord rejected DISCORD_TOKEN: copy the bot's token again from the Developer Portal "
+    "(Applications → your app → Bot → Reset Token)."
 )
 
 
@@ -37,7 +44,14 @@ def main() -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     bot = create_bot(settings.database, settings)
-    asyncio.run(serve(bot, settings.token))
+    try:
+        asyncio.run(serve(bot, settings.token))
+    except discord.LoginFailure:
+        print(BAD_TOKEN, file=sys.stderr)
+        return 2
+    except (aiohttp.ClientConnectionError, OSError) as exc:
+        print(f"Cannot reach Discord ({exc.__class__.__name__}): check the network and try again.", file=sys.stderr)
+        return 1
     return 0
 
 
