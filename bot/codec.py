@@ -4,9 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules import Action, Character, DraftSubmission, Role, Submission
+from rules import Action, Character, DraftSubmission, GameState, Role, Submission
 
-from .storage.models import DraftRow, SubmissionRow
+from .storage.models import DraftRow, GameRow, SubmissionRow
+
+# game id -> (the stored state dict it was parsed from, the GameState); bounded, oldest first out.
+_STATES: dict[int, tuple[dict[str, Any], GameState]] = {}
+_STATES_MAX = 4096
+
+
+def game_state(game: GameRow) -> GameState:
+    """The game's GameState, parsed once per stored version (GameRow.from_row shares unchanged rows)."""
+    assert game.state is not None
+    cached = _STATES.get(game.id)
+    if cached is not None and cached[0] is game.state:
+        return cached[1]
+    state = GameState.from_dict(game.state)
+    if len(_STATES) >= _STATES_MAX:
+        del _STATES[next(iter(_STATES))]
+    _STATES[game.id] = (game.state, state)
+    return state
 
 
 def action_from_json(d: dict[str, Any]) -> Action:

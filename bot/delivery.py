@@ -25,6 +25,8 @@ from .storage.models import OutboxRow
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 12
+BATCH = 200  # outbox rows read at a time
+PARALLEL = 16  # targets (channels, seats' DMs) sent to at the same time
 CANNOT_DM = 50007
 Renderer = Callable[[dict[str, Any]], bytes | None]
 
@@ -101,21 +103,39 @@ class Delivery:
                 pass
 
     async def flush(self) -> float:
-        """Send every due row; returns seconds until the next retry is due."""
+        """Send every due row; returns seconds until the next retry is due.
+
+        Rows for different targets (a channel, a seat's DMs) go out concurrently, up to PARALLEL at a time,
+        so one board picture being drawn does not hold up every other game's messages; rows for the same
+        target keep their order."""
         while True:
             async with self.db.read() as conn:
-                rows = await outbox_repo.pending(conn, self.clock())
+                rows = await outbox_repo.pending(conn, self.clock(), limit=BATCH)
             if not rows:
                 break
             self.sending = True
             try:
+                by_target: dict[tuple[Any, ...], list[OutboxRow]] = {}
                 for row in rows:
-                    await self._deliver(row)
+                    key = ("channel", row.channel_id) if row.target == "channel" else ("dm", row.game_id, row.seat)
+                    by_target.setdefault(key, []).append(row)
+                gate = asyncio.Semaphore(PARALLEL)
+                done = await asyncio.gather(
+                    *(self._deliver_in_order(group, gate) for group in by_target.values()), return_exceptions=True
+                )
+                for outcome in done:  # all finished first: no send is left running behind a retry
+                    if isinstance(outcome, BaseException):
+                        raise outcome
             finally:
                 self.sending = False
         async with self.db.read() as conn:
             retry = await outbox_repo.next_retry_at(conn)
         return 60.0 if retry is None else max(0.05, min(60.0, retry - self.clock()))
+
+    async def _deliver_in_order(self, rows: list[OutboxRow], gate: asyncio.Semaphore) -> None:
+        async with gate:
+            for row in rows:
+                await self._deliver(row)
 
     async def _deliver(self, row: OutboxRow) -> None:
         try:

@@ -162,7 +162,7 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
         game = seated.game
         if game.status != ROUND or game.state is None or seated.seat is None:
             return None
-        return game, GameState.from_dict(game.state), seated.seat, seated.roster
+        return game, codec.game_state(game), seated.seat, seated.roster
 
     def is_admin(self, game: GameRow, caller: Caller) -> bool:
         """Manage Server in the game's server, or being the game's host."""
@@ -328,8 +328,9 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
                 if err is not None:
                     raise err
                 await subs_repo.put_submission(conn, game.id, new_row, self.clock())
-                await self._maybe_all_in(conn, game)
-            self._committed()
+                all_in = await self._maybe_all_in(conn, game)
+            if all_in:  # else nothing the timer and outbox loops watch changed: no need to wake them
+                self._committed()
         seated = Seated(game, seated.roster, seated.seat)  # the round it was recorded for, as answered
         log.info("game %s round %s: actions recorded for %s", seated.game.id, seated.game.round, seated.seat)
         log.debug("game %s: %s submitted %s", seated.game.id, seated.seat, sub.to_json())
@@ -386,9 +387,9 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
         if game.status != ROUND or game.state is None:
             raise UserError("No round is open for submissions in this game.")
         await self._refuse_if_issued_before_phase(conn, game, caller)
-        state = GameState.from_dict(game.state)
-        rows = await subs_repo.round_submissions(conn, game.id, game.round)
-        row = rows.get(seated.seat or "") or SubmissionRow(game.round, seated.seat or "", None, [], None)
+        state = codec.game_state(game)
+        row = await subs_repo.round_submission(conn, game.id, game.round, seated.seat or "")
+        row = row or SubmissionRow(game.round, seated.seat or "", None, [], None)
         return game, state, row
 
     async def phase_opened_at(self, conn: aiosqlite.Connection, game: GameRow) -> float | None:
@@ -429,12 +430,14 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
             if err is not None:
                 raise err
 
-    async def _maybe_all_in(self, conn: aiosqlite.Connection, game: GameRow) -> None:
-        """All five in and not waiting for the deadline: resolve now, through a persisted timer."""
+    async def _maybe_all_in(self, conn: aiosqlite.Connection, game: GameRow) -> bool:
+        """All five in and not waiting for the deadline: resolve now, through a persisted timer (True)."""
         if game.wait_for_deadline or game.paused:
-            return
+            return False
         if await phases.all_submitted(conn, game):
             await timers_repo.add_timer(conn, game.id, "deadline", game.phase_seq, self.clock())
+            return True
+        return False
 
     # ---- resolution ----------------------------------------------------------------------------
 

@@ -55,6 +55,21 @@ class GameRow:
 
     @staticmethod
     def from_row(row: aiosqlite.Row) -> GameRow:
+        """Parsed once per stored version: an unchanged row gives back the same GameRow (so its JSON
+        values are shared — never mutate them). Saves re-parsing the state on every command and keystroke."""
+        raw = tuple(row)
+        key = row["id"]
+        cached = _GAME_ROWS.get(key)
+        if cached is not None and cached[0] == raw:
+            return cached[1]
+        game = GameRow._parse(row)
+        if len(_GAME_ROWS) >= _GAME_ROWS_MAX:
+            del _GAME_ROWS[next(iter(_GAME_ROWS))]  # the oldest entry
+        _GAME_ROWS[key] = (raw, game)
+        return game
+
+    @staticmethod
+    def _parse(row: aiosqlite.Row) -> GameRow:
         return GameRow(
             id=row["id"],
             guild_id=row["guild_id"],
@@ -79,6 +94,11 @@ class GameRow:
             ended_at=row["ended_at"],
             reminder_hours=row["reminder_hours"],
         )
+
+
+# game id -> (the row's raw values, its GameRow); bounded, oldest first out.
+_GAME_ROWS: dict[int, tuple[tuple[Any, ...], GameRow]] = {}
+_GAME_ROWS_MAX = 4096
 
 
 @dataclass(frozen=True, slots=True)

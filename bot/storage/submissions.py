@@ -34,6 +34,15 @@ async def round_submissions(conn: aiosqlite.Connection, game_id: int, round_no: 
     return {r["seat"]: SubmissionRow.from_row(r) for r in rows}
 
 
+async def round_submission(conn: aiosqlite.Connection, game_id: int, round_no: int, seat: str) -> SubmissionRow | None:
+    row = await (
+        await conn.execute(
+            "SELECT * FROM submissions WHERE game_id = ? AND round = ? AND seat = ?", (game_id, round_no, seat)
+        )
+    ).fetchone()
+    return None if row is None else SubmissionRow.from_row(row)
+
+
 async def all_round_submissions(conn: aiosqlite.Connection, game_id: int) -> list[SubmissionRow]:
     rows = await (
         await conn.execute("SELECT * FROM submissions WHERE game_id = ? ORDER BY round, seat", (game_id,))
