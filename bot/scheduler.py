@@ -60,6 +60,8 @@ class Scheduler:
 
     async def _loop(self) -> None:
         while True:
+            # Clear before looking: a wake() that arrives while we read the timers is kept, not lost.
+            self._wake.clear()
             try:
                 timeout = await self._tick()
             except asyncio.CancelledError:
@@ -67,7 +69,6 @@ class Scheduler:
             except Exception:
                 log.exception("timer dispatcher hiccup; retrying")
                 timeout = 1.0
-            self._wake.clear()
             if timeout > 0:
                 try:
                     await asyncio.wait_for(self._wake.wait(), timeout)

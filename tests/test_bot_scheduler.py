@@ -6,6 +6,8 @@ import asyncio
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.scheduler import Scheduler
 from bot.storage import timers as timers_repo
 from bot.storage.db import Database
@@ -25,8 +27,33 @@ async def make_db(path: Path) -> Database:
     return db
 
 
-async def test_failing_timer_is_retried_and_others_still_fire(tmp_path: Path) -> None:
-    db = await make_db(tmp_path / "t.db")
+@pytest.fixture
+async def db(tmp_path: Path):  # type: ignore[no-untyped-def]
+    database = await make_db(tmp_path / "t.db")
+    schedulers: list[Scheduler] = []
+    database.schedulers = schedulers  # type: ignore[attr-defined]
+    try:
+        yield database
+    finally:  # even when an assertion failed: no task or connection outlives the test
+        for s in schedulers:
+            await s.stop()
+        await database.close()
+
+
+def scheduler_for(db: Database, handler) -> Scheduler:  # type: ignore[no-untyped-def]
+    scheduler = Scheduler(db, handler)
+    db.schedulers.append(scheduler)  # type: ignore[attr-defined]
+    return scheduler
+
+
+async def wait_until(predicate, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate() and loop.time() < end:
+        await asyncio.sleep(0.01)
+
+
+async def test_failing_timer_is_retried_and_others_still_fire(db: Database) -> None:
     fired: list[int] = []
     failures = {"left": 1}
 
@@ -36,17 +63,14 @@ async def test_failing_timer_is_retried_and_others_still_fire(tmp_path: Path) ->
             raise RuntimeError("boom")
         fired.append(timer.game_id)
 
-    scheduler = Scheduler(db, handler)
+    scheduler = scheduler_for(db, handler)
     scheduler.start()
     now = time.time()
     async with db.transaction() as conn:
         await timers_repo.add_timer(conn, 1, "deadline", 0, now - 1)
         await timers_repo.add_timer(conn, 2, "deadline", 0, now - 1)
     scheduler.wake()
-    for _ in range(200):
-        if 2 in fired:
-            break
-        await asyncio.sleep(0.01)
+    await wait_until(lambda: 2 in fired and failures["left"] == 0 and not scheduler.busy)
     assert fired == [2], "game 2's timer fired although game 1's failed"
     row = await db.fetchone("SELECT attempts, due_at FROM timers WHERE game_id = 1")
     assert row["attempts"] == 1 and row["due_at"] > now, "the failed timer was postponed, not dropped"
@@ -54,25 +78,18 @@ async def test_failing_timer_is_retried_and_others_still_fire(tmp_path: Path) ->
     async with db.transaction() as conn:
         await conn.execute("UPDATE timers SET due_at = ? WHERE game_id = 1", (time.time() - 1,))
     scheduler.wake()
-    for _ in range(200):
-        if 1 in fired:
-            break
-        await asyncio.sleep(0.01)
+    await wait_until(lambda: 1 in fired and not scheduler.busy)
     assert sorted(fired) == [1, 2]
-    await asyncio.sleep(0.05)
     assert await db.fetchone("SELECT * FROM timers") is None
-    await scheduler.stop()
-    await db.close()
 
 
-async def test_an_earlier_timer_wakes_the_sleeping_dispatcher(tmp_path: Path) -> None:
-    db = await make_db(tmp_path / "t.db")
+async def test_an_earlier_timer_wakes_the_sleeping_dispatcher(db: Database) -> None:
     fired: list[int] = []
 
     async def handler(timer: TimerRow) -> None:
         fired.append(timer.game_id)
 
-    scheduler = Scheduler(db, handler)
+    scheduler = scheduler_for(db, handler)
     async with db.transaction() as conn:
         await timers_repo.add_timer(conn, 1, "deadline", 0, time.time() + 3600)
     scheduler.start()
@@ -80,10 +97,5 @@ async def test_an_earlier_timer_wakes_the_sleeping_dispatcher(tmp_path: Path) ->
     async with db.transaction() as conn:
         await timers_repo.add_timer(conn, 2, "deadline", 0, time.time() + 0.1)
     scheduler.wake()
-    for _ in range(100):
-        if fired:
-            break
-        await asyncio.sleep(0.01)
+    await wait_until(lambda: bool(fired))
     assert fired == [2]
-    await scheduler.stop()
-    await db.close()
