@@ -365,27 +365,31 @@ def _time_gc() -> None:
 
 
 def _time_commits(out: list[float]) -> None:
-    """Record how long each COMMIT (the fsync) takes on bot/storage/db.py's database thread."""
-    from concurrent.futures import ThreadPoolExecutor
+    """Record how long each COMMIT (the fsync) takes on the writer's aiosqlite thread."""
+    import sqlite3
 
-    from bot.storage import db as db_module
+    import aiosqlite
 
-    class TimedExecutor(ThreadPoolExecutor):
-        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
-            if args != ("COMMIT",):
-                return super().submit(fn, *args, **kwargs)
+    class TimedConnection(sqlite3.Connection):
+        reader = False  # the read-only connection's COMMITs end read snapshots: no fsync, not timed
 
-            def timed() -> Any:
-                t = time.perf_counter()
-                try:
-                    return fn(*args)
-                finally:
-                    out.append(time.perf_counter() - t)
+        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+            if sql != "COMMIT" or self.reader:
+                if sql == "PRAGMA query_only=ON":
+                    self.reader = True
+                return super().execute(sql, *args)
+            t = time.perf_counter()
+            try:
+                return super().execute(sql, *args)
+            finally:
+                out.append(time.perf_counter() - t)
 
-            return super().submit(timed)
+    real_connect = aiosqlite.connect
 
-    if hasattr(db_module, "ThreadPoolExecutor"):
-        db_module.ThreadPoolExecutor = TimedExecutor
+    def connect(database: Any, **kwargs: Any) -> aiosqlite.Connection:
+        return real_connect(database, factory=TimedConnection, **kwargs)
+
+    aiosqlite.connect = connect  # the bot's process only
 
 
 class BotProcess:

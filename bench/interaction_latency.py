@@ -175,7 +175,7 @@ async def scenario(n_games: int, samples: int, rng_seed: int, only: str | None =
                       "the floor's")
                 commits = drv.commit_times
                 if commits:
-                    print(f"    COMMIT (fsync, on the database thread): {summary(commits)}")
+                    print(f"    COMMIT (fsync, on the writer's thread): {summary(commits)}")
                 print(gc_line(drv.gc_pauses))
                 res = await drv.open_loop(samples, RATE)
                 st = await bot.stats()

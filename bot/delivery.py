@@ -59,6 +59,7 @@ class Delivery:
         self._task: asyncio.Task[None] | None = None
         self._instance = ""
         self._dm_channels: dict[int, int] = {}
+        self._holders: dict[tuple[int, str], int] = {}  # (game, seat) -> user, read once per batch
         self.sending = False
 
     async def start(self) -> None:
@@ -111,6 +112,8 @@ class Delivery:
         while True:
             async with self.db.read() as conn:
                 rows = await outbox_repo.pending(conn, self.clock(), limit=BATCH)
+                # Who holds each DM'd seat, in the same snapshot: one query for the batch, not one per DM.
+                self._holders = await outbox_repo.seat_holders(conn, {r.game_id for r in rows if r.target == "dm"})
             if not rows:
                 break
             self.sending = True
@@ -128,6 +131,7 @@ class Delivery:
                         raise outcome
             finally:
                 self.sending = False
+                self._holders = {}
         async with self.db.read() as conn:
             retry = await outbox_repo.next_retry_at(conn)
         return 60.0 if retry is None else max(0.05, min(60.0, retry - self.clock()))
@@ -192,6 +196,9 @@ class Delivery:
 
     async def _user_of(self, row: OutboxRow) -> int | None:
         """The seat's current holder, so a DM follows the seat after /crimecity admin replace."""
+        held = self._holders.get((row.game_id, row.seat or ""))
+        if held is not None:
+            return held
         found = await self.db.fetchone(
             "SELECT user_id FROM players WHERE game_id = ? AND seat = ?", (row.game_id, row.seat)
         )

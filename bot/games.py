@@ -44,7 +44,7 @@ from .storage import games as games_repo
 from .storage import outbox as outbox_repo
 from .storage import submissions as subs_repo
 from .storage import timers as timers_repo
-from .storage.db import Database
+from .storage.db import Database, fetch_one
 from .storage.models import DRAFT, EC, LOBBY, ROUND, GameRow, SubmissionRow
 
 log = logging.getLogger(__name__)
@@ -86,14 +86,15 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
     async def find_game(self, caller: Caller, game_opt: str | None = None) -> GameRow:
         """The channel's game in a guild; in a DM the caller's one active game (or `game_opt`)."""
         async with self.db.read() as conn:
-            if caller.in_guild:
-                game = await games_repo.active_game_in_channel(conn, caller.channel_id or 0)
-                if game is None:
-                    raise NoGame(
-                        "There is no Crime City game in this channel. A host can open one with /crimecity new."
-                    )
-                return game
-            mine = await games_repo.active_games_of_user(conn, caller.user_id)
+            return await self._find_game(conn, caller, game_opt)
+
+    async def _find_game(self, conn: aiosqlite.Connection, caller: Caller, game_opt: str | None) -> GameRow:
+        if caller.in_guild:
+            game = await games_repo.active_game_in_channel(conn, caller.channel_id or 0)
+            if game is None:
+                raise NoGame("There is no Crime City game in this channel. A host can open one with /crimecity new.")
+            return game
+        mine = await games_repo.active_games_of_user(conn, caller.user_id)
         if game_opt:
             wanted = game_opt.strip().lstrip("#")
             for game in mine:
@@ -129,7 +130,7 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
                         " (SELECT game_id FROM players WHERE user_id = ?) ORDER BY id DESC LIMIT 1"
                     )
                     args = (caller.user_id, caller.user_id)
-                row = await (await conn.execute(sql, args)).fetchone()
+                row = await fetch_one(conn, sql, args)
                 game = None if row is None else await games_repo.get_game(conn, row["id"])
             if game is None:
                 raise
@@ -144,8 +145,9 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
             return Roster(await games_repo.players(conn, game_id))
 
     async def seated(self, caller: Caller, game_opt: str | None = None, *, need_seat: bool = True) -> Seated:
-        game = await self.find_game(caller, game_opt)
-        roster = await self.roster(game.id)
+        async with self.db.read() as conn:  # one snapshot (and one round trip fewer) for the game and its seats
+            game = await self._find_game(conn, caller, game_opt)
+            roster = Roster(await games_repo.players(conn, game.id))
         seat = roster.seat_of(caller.user_id)
         if need_seat and seat is None:
             raise NotAllowed("You are not a player in this game, so you cannot do that here.")
@@ -399,11 +401,9 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
         if game.round <= 1:
             opened = (game.draft or {}).get("resolved_at")
             return None if opened is None else float(opened)
-        row = await (
-            await conn.execute(
-                "SELECT resolved_at FROM round_log WHERE game_id = ? AND round = ?", (game.id, game.round - 1)
-            )
-        ).fetchone()
+        row = await fetch_one(
+            conn, "SELECT resolved_at FROM round_log WHERE game_id = ? AND round = ?", (game.id, game.round - 1)
+        )
         return None if row is None else float(row[0])
 
     async def _refuse_if_issued_before_phase(

@@ -37,12 +37,10 @@ class HistoryMixin:
         if not caller.in_guild:
             raise UserError("Use /crimecity history in a server channel: it lists that server's games.")
         async with self.db.read() as conn:
-            rows = await (
-                await conn.execute(
-                    "SELECT id FROM games WHERE guild_id = ? AND status = ? ORDER BY ended_at DESC, id DESC",
-                    (caller.guild_id, ENDED),
-                )
-            ).fetchall()
+            rows = await conn.execute_fetchall(
+                "SELECT id FROM games WHERE guild_id = ? AND status = ? ORDER BY ended_at DESC, id DESC",
+                (caller.guild_id, ENDED),
+            )
             ids = [r["id"] for r in rows]
             pages = max(1, -(-len(ids) // PER_PAGE))
             page = min(max(page, 1), pages)

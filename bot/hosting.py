@@ -255,7 +255,7 @@ class HostingMixin:
             roster = Roster(await games_repo.players(conn, game.id))
             drafts = await subs_repo.drafts(conn, game.id)
             rows = await subs_repo.all_round_submissions(conn, game.id)
-            logged = await (await conn.execute("SELECT round FROM round_log WHERE game_id = ?", (game.id,))).fetchall()
+            logged = await conn.execute_fetchall("SELECT round FROM round_log WHERE game_id = ?", (game.id,))
         if game.status == LOBBY:
             raise UserError("The game has not started; there is nothing to export yet.")
         resolved = sorted(r["round"] for r in logged)

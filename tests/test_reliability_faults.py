@@ -145,7 +145,9 @@ async def test_scheduler_survives_a_failing_game_and_keeps_the_others_deadlines(
 
     svc.resolve = flaky  # type: ignore[method-assign]
     ticks = itertools.count()
-    t.bot.scheduler.clock = lambda: time.time() + 10_000 * next(ticks)  # each back-off is over at once
+    # Every reading of the clock is 10 s later: each back-off (2 s, 4 s) is over by the next tick, while the
+    # next round's timers (about a day away) never come due however many times wait_idle() polls.
+    t.bot.scheduler.clock = lambda: time.time() + 10 * next(ticks)
     await fd.slash(host, t.chan, "crimecity admin deadline", hours=0.0)
     await fd.slash(host, other, "crimecity admin deadline", hours=0.0)
     await fd.wait_for(lambda: calls.count(game_a) >= 3 and game_b in calls, 10, "deadlines did not fire")

@@ -1,17 +1,24 @@
-"""The SQLite storage: WAL, synchronous=FULL, numbered migrations, serialized transactions.
+"""The SQLite storage, on aiosqlite: WAL, synchronous=FULL, numbered migrations, serialized transactions.
 
-One writer connection, guarded by one asyncio lock, so a transaction never sees another coroutine's
-half-written rows and there is exactly one writer. Statements run on the event loop's thread (they
-touch a few pages and take microseconds); only COMMIT, which waits for the disk (fsync), runs on the
-database's own thread, so the loop keeps answering while a commit is on its way to the disk.
+Connections (each an aiosqlite connection, so every statement runs on that connection's own thread
+and nothing blocks the event loop):
 
-Group commit: transactions that finish while an earlier COMMIT is in flight are committed together
-by the next one (each is a SAVEPOINT inside one BEGIN IMMEDIATE ... COMMIT). `transaction()` still
-returns only once its own changes are on disk, and a failing transaction rolls back only its own.
+- **the writer** (WAL, synchronous=FULL, foreign_keys, busy_timeout). One asyncio lock guards it, so
+  exactly one transaction runs at a time and no transaction sees another's half-written rows.
+- **the readers** (`Database.READERS` of them, `query_only=ON`), used by `read()`, `fetchone()` and
+  `fetchall()`, so reads run side by side. With WAL they see committed data only and never wait for
+  the writer or its fsync. `:memory:` has no readers (a second connection would be another, empty
+  database): reads share the writer.
 
-Reads (`read()`, `fetchone()`, `fetchall()`) use a second, read-only connection: with WAL they see
-committed data only and never wait for the writer or its fsync. The connections keep aiosqlite's
-calling convention (`await conn.execute(...)`, `await cursor.fetchone()`), so repositories take either.
+`transaction()` is BEGIN IMMEDIATE ... COMMIT, rolled back on any exception, and returns only once
+COMMIT has returned, i.e. once the changes are on disk (synchronous=FULL).
+
+Group commit: a transaction that finishes while others wait for the writer does not COMMIT at once.
+The next ones join the same BEGIN IMMEDIATE, each inside a SAVEPOINT (so a failing one rolls back
+only its own changes), and the first member to get the writer back commits them all with one fsync.
+Every member waits, uncancellably, until its batch's COMMIT is over, and every member of a batch
+whose COMMIT fails (or that SQLite rolled back) gets the error: nobody is told "recorded" for data
+that is not on disk.
 """
 
 from __future__ import annotations
@@ -20,16 +27,19 @@ import asyncio
 import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
-from concurrent.futures import ThreadPoolExecutor
+import threading
+from collections.abc import AsyncIterator, Awaitable, Iterable
 from contextlib import asynccontextmanager, suppress
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+import aiosqlite
 
 log = logging.getLogger(__name__)
 
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+_T = TypeVar("_T")
 
 
 def migration_files() -> list[tuple[int, str, str]]:
@@ -46,103 +56,82 @@ def migration_files() -> list[tuple[int, str, str]]:
     return found
 
 
-class Cursor:
-    """The part of aiosqlite's Cursor the repositories use, over a sqlite3 cursor."""
-
-    __slots__ = ("_cur",)
-
-    def __init__(self, cur: sqlite3.Cursor) -> None:
-        self._cur = cur
-
-    @property
-    def lastrowid(self) -> int | None:
-        return self._cur.lastrowid
-
-    @property
-    def rowcount(self) -> int:
-        return self._cur.rowcount
-
-    @property
-    def description(self) -> Any:
-        return self._cur.description
-
-    async def fetchone(self) -> sqlite3.Row | None:
-        return self._cur.fetchone()
-
-    async def fetchall(self) -> list[sqlite3.Row]:
-        return self._cur.fetchall()
-
-    async def fetchmany(self, size: int | None = None) -> list[sqlite3.Row]:
-        return self._cur.fetchmany(size if size is not None else self._cur.arraysize)
-
-    async def close(self) -> None:
-        self._cur.close()
-
-    def __aiter__(self) -> Cursor:
-        return self
-
-    async def __anext__(self) -> sqlite3.Row:
-        row = self._cur.fetchone()
-        if row is None:
-            raise StopAsyncIteration
+async def fetch_one(conn: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+    """The first row of one statement, in one round trip to the connection's thread (execute + fetchone
+    take two). It fetches every row, so use it for single-row queries (a key, LIMIT 1, an aggregate)."""
+    rows = await conn.execute_fetchall(sql, tuple(params))
+    for row in rows:
         return row
+    return None
 
 
-class Connection:
-    """aiosqlite's calling convention over a sqlite3 connection used on the event loop's thread."""
+async def _finish(aw: Awaitable[_T]) -> _T:
+    """Await `aw` to its end even if the caller is cancelled meanwhile, then re-raise the cancellation.
 
-    __slots__ = ("raw",)
+    For the statements that end a transaction or a snapshot: the connection must not be left in a
+    state the next user of the lock does not expect."""
+    task = asyncio.ensure_future(aw)
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if task.done():
+                break
+            cancelled = True
+        except BaseException:
+            break
+    if cancelled:
+        if not task.cancelled():
+            task.exception()  # retrieved: the cancellation is what the caller sees
+        raise asyncio.CancelledError
+    return task.result()
 
-    def __init__(self, raw: sqlite3.Connection) -> None:
-        self.raw = raw
 
-    async def execute(self, sql: str, parameters: Any = ()) -> Cursor:
-        return Cursor(self.raw.execute(sql, parameters))
-
-    async def executemany(self, sql: str, parameters: Iterable[Iterable[Any]]) -> Cursor:
-        return Cursor(self.raw.executemany(sql, parameters))
-
-    async def execute_fetchall(self, sql: str, parameters: Any = ()) -> list[sqlite3.Row]:
-        return self.raw.execute(sql, parameters).fetchall()
-
-    @property
-    def total_changes(self) -> int:
-        return self.raw.total_changes
-
-    @property
-    def in_transaction(self) -> bool:
-        return self.raw.in_transaction
+async def _connect(path: str) -> aiosqlite.Connection:
+    # isolation_level=None: we issue BEGIN/COMMIT ourselves so every transaction is explicit.
+    conn = aiosqlite.connect(path, isolation_level=None)
+    # aiosqlite's worker thread is not a daemon: an unclosed connection (a failing test, a crash
+    # path) would keep the interpreter from exiting. A daemon thread cannot: SQLite's journal makes
+    # an interrupted write harmless.
+    thread = getattr(conn, "_thread", conn)
+    if isinstance(thread, threading.Thread) and not thread.is_alive():
+        thread.daemon = True
+    await conn
+    conn.row_factory = sqlite3.Row
+    return conn
 
 
 class _Batch:
     """Transactions committed by one COMMIT."""
 
-    __slots__ = ("done", "task", "members")
+    __slots__ = ("done", "members")
 
     def __init__(self) -> None:
         self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.task: asyncio.Task[None] | None = None
         self.members = 0
 
 
 class Database:
     """Owns the connections. Use `transaction()` for writes and `read()` / `fetchone` / `fetchall` for reads."""
 
+    READERS = 4  # read-only connections: reads in parallel on their own threads, none waits for the writer
+
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        self._raw: sqlite3.Connection | None = None
-        self._conn: Connection | None = None
-        self._reader: Connection | None = None
-        self._lock = asyncio.Lock()  # the writer: one transaction (or commit) at a time
+        self._conn: aiosqlite.Connection | None = None
+        self._readers: list[aiosqlite.Connection] = []  # every reader connection
+        self._idle: list[aiosqlite.Connection] = []  # the readers not in use
+        self._lock = asyncio.Lock()  # the writer: one transaction at a time
         self._waiting = 0  # coroutines waiting for the writer lock
-        self._read_lock = asyncio.Lock()  # one read snapshot at a time on the reader
-        self._batch: _Batch | None = None
-        self._disk: ThreadPoolExecutor | None = None
+        self._read_slots = asyncio.Semaphore(self.READERS)  # one read snapshot at a time per reader
+        self._batch: _Batch | None = None  # the open BEGIN IMMEDIATE, if any
         self.commits = 0  # COMMITs issued (fsyncs), for tests and benches
         self.transactions = 0  # transactions committed
 
     @property
-    def conn(self) -> Connection:
+    def conn(self) -> aiosqlite.Connection:
+        """The writer connection (use `transaction()` to write)."""
         if self._conn is None:
             raise RuntimeError("database is not open")
         return self._conn
@@ -151,66 +140,75 @@ class Database:
     def is_open(self) -> bool:
         return self._conn is not None
 
-    def _connect(self) -> sqlite3.Connection:
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves so a transaction is explicit.
-        raw = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        raw.row_factory = sqlite3.Row
-        return raw
+    @property
+    def _memory(self) -> bool:
+        return self.path == ":memory:" or self.path.startswith("file::memory:")
 
     async def open(self) -> None:
         if self._conn is not None:
             return
-        memory = self.path == ":memory:" or self.path.startswith("file::memory:")
-        if not memory:
+        if not self._memory:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._disk = ThreadPoolExecutor(max_workers=1, thread_name_prefix="crimecity-db")
-        raw = await self._on_disk(self._connect)
-        for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON", "busy_timeout=5000"):
-            raw.execute(f"PRAGMA {pragma}")
-        self._raw, self._conn = raw, Connection(raw)
-        await self.migrate()
-        if memory:
-            self._reader = None  # a second connection would be another, empty database
-        else:
-            reader = await self._on_disk(self._connect)
-            for pragma in ("query_only=ON", "synchronous=FULL", "foreign_keys=ON", "busy_timeout=1000"):
-                reader.execute(f"PRAGMA {pragma}")
-            self._reader = Connection(reader)
-
-    async def _on_disk(self, fn: Any, *args: Any) -> Any:
-        """Run `fn` on the database thread (anything that may wait for the disk)."""
-        return await asyncio.get_running_loop().run_in_executor(self._disk, fn, *args)
+        conn = await _connect(self.path)
+        try:
+            for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON", "busy_timeout=5000"):
+                await conn.execute(f"PRAGMA {pragma}")
+            self._conn = conn
+            await self.migrate()
+            for _ in range(0 if self._memory else self.READERS):
+                reader = await _connect(self.path)
+                self._readers.append(reader)
+                for pragma in ("query_only=ON", "busy_timeout=5000"):
+                    await reader.execute(f"PRAGMA {pragma}")
+                self._idle.append(reader)
+        except BaseException:
+            await self._close_connections()
+            raise
 
     async def close(self) -> None:
+        """Wait for the transaction in progress (committing any open batch) and every read, then close all."""
         if self._conn is None:
             return
         async with self._writer():
-            await self._settle()
-            raw, self._raw, self._conn = self._raw, None, None
-            reader, self._reader = self._reader, None
-            async with self._read_lock:
-                if reader is not None:
-                    reader.raw.close()
-            if raw is not None:
-                await self._on_disk(raw.close)
-            if self._disk is not None:
-                self._disk.shutdown(wait=False)
-                self._disk = None
+            with suppress(Exception):
+                await self._settle()
+            for _ in range(self.READERS):  # every read in progress ends first
+                await self._read_slots.acquire()
+            try:
+                await self._close_connections()
+            finally:
+                for _ in range(self.READERS):  # reads waiting for a reader now find the database closed
+                    self._read_slots.release()
+
+    async def _close_connections(self) -> None:
+        conn, self._conn = self._conn, None
+        readers, self._readers, self._idle = self._readers, [], []
+        for c in (*readers, conn):
+            if c is not None:
+                try:
+                    await _finish(c.close())
+                except Exception:
+                    log.exception("closing the database")
 
     async def migrate(self) -> int:
         """Apply every migration newer than PRAGMA user_version, each in its own transaction."""
         async with self._writer():
             await self._settle()
-            raw = self._raw
-            assert raw is not None
-            current = raw.execute("PRAGMA user_version").fetchone()[0]
+            conn = self.conn
+            current = (await conn.execute_fetchall("PRAGMA user_version"))[0][0]
             for version, name, sql in migration_files():
                 if version <= current:
                     continue
                 log.info("applying migration %s", name)
-                # executescript commits implicitly; wrap the script so it applies atomically.
+                # executescript commits a pending transaction first; the script brings its own, so the
+                # migration and its version number are applied together or not at all.
                 script = f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version={version};\nCOMMIT;"
-                await self._on_disk(raw.executescript, script)
+                try:
+                    await _finish(conn.executescript(script))
+                except BaseException:
+                    if conn.in_transaction:
+                        await _finish(conn.execute("ROLLBACK"))
+                    raise
                 current = version
             return current
 
@@ -227,62 +225,51 @@ class Database:
         finally:
             self._lock.release()
 
-    async def _settle(self) -> None:
-        """With the writer lock: commit what an open batch holds (or end it when it holds nothing)."""
-        batch = self._batch
-        if batch is None:
-            return
-        if batch.members:
-            await self._commit_locked(batch)
-        else:
-            self._end_empty(batch)
-
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Connection]:
-        """BEGIN IMMEDIATE ... COMMIT (or ROLLBACK of this transaction's changes on any exception).
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT (or a rollback of this transaction's changes on any exception).
 
-        Returns once the changes are committed to disk. Group commit: while others wait for the writer,
-        a finished transaction leaves its COMMIT to the last of them, so one fsync covers them all."""
+        Returns once the changes are committed to disk."""
         async with self._writer():
-            raw = self._raw
-            if raw is None:
-                raise RuntimeError("database is not open")
-            if self._batch is None:
-                raw.execute("BEGIN IMMEDIATE")
-                self._batch = _Batch()
+            conn = self.conn
             batch = self._batch
-            raw.execute("SAVEPOINT crimecity_tx")
+            first = batch is None
+            if batch is None:
+                batch = self._batch = _Batch()
             try:
-                yield self.conn
+                # A joiner's savepoint is not released when it succeeds (one round trip fewer): COMMIT ends
+                # them all, and ROLLBACK TO names the most recent savepoint, i.e. the failing member's own.
+                await _finish(conn.execute("BEGIN IMMEDIATE" if first else "SAVEPOINT crimecity_tx"))
+                yield conn
             except BaseException:
-                if not raw.in_transaction:
-                    # SQLite rolled the whole transaction back itself (e.g. disk full): the batch is lost.
-                    self._fail(batch, sqlite3.OperationalError("transaction rolled back by SQLite"))
-                else:
-                    raw.execute("ROLLBACK TO crimecity_tx")
-                    raw.execute("RELEASE crimecity_tx")
-                    if not self._waiting:
-                        with suppress(Exception):
-                            await self._settle()  # the others' outcome is theirs to see
+                await _finish(self._undo(conn, batch, first))
                 raise
-            raw.execute("RELEASE crimecity_tx")
             batch.members += 1
             if not self._waiting:
-                await self._commit_locked(batch)  # nobody to wait for: commit now, still holding the writer
-            elif batch.task is None:
-                # Those waiting join this batch; the last of them commits it. A task queued behind them
-                # commits it anyway, should they all be cancelled or fail.
-                batch.task = asyncio.create_task(self._commit_later(batch), name="crimecity-db-commit")
-        await asyncio.shield(batch.done)
-
-    def _end_empty(self, batch: _Batch) -> None:
-        raw = self._raw
-        if raw is not None and raw.in_transaction:
-            raw.execute("ROLLBACK")  # holds no transaction's changes
-        if self._batch is batch:
-            self._batch = None
+                await _finish(self._commit(batch))  # nobody to wait for: commit now
         if not batch.done.done():
-            batch.done.set_result(None)
+            # Those waiting for the writer join this batch; the first member back commits them all.
+            await _finish(self._commit_later(batch))
+        await batch.done
+
+    async def _undo(self, conn: aiosqlite.Connection, batch: _Batch, first: bool) -> None:
+        """With the writer lock: roll back the failed transaction's changes, and only those."""
+        if first:  # the batch holds nothing else
+            self._batch = None
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            return
+        if conn.in_transaction:
+            try:
+                await conn.execute("ROLLBACK TO crimecity_tx")  # undoes this member's changes; the others' stay
+                return
+            except sqlite3.Error as exc:
+                error: BaseException = exc
+                with suppress(sqlite3.Error):
+                    await conn.execute("ROLLBACK")
+        else:  # SQLite rolled the whole transaction back itself (e.g. disk full)
+            error = sqlite3.OperationalError("transaction rolled back by SQLite")
+        self._fail(batch, error)
 
     def _fail(self, batch: _Batch, exc: BaseException) -> None:
         if self._batch is batch:
@@ -293,67 +280,73 @@ class Database:
 
     async def _commit_later(self, batch: _Batch) -> None:
         async with self._writer():
-            if self._batch is batch:
-                await self._settle()
+            await self._commit(batch)
 
-    async def _commit_locked(self, batch: _Batch) -> None:
-        if batch.done.done():
+    async def _settle(self) -> None:
+        """With the writer lock: commit the open batch, if any."""
+        if self._batch is not None:
+            await _finish(self._commit(self._batch))
+
+    async def _commit(self, batch: _Batch) -> None:
+        """With the writer lock: COMMIT the batch, unless that was done already."""
+        if self._batch is not batch or batch.done.done():
             return
-        raw = self._raw
-        if self._batch is batch:
-            self._batch = None
-        if raw is None or not raw.in_transaction:
-            self._fail(batch, sqlite3.OperationalError("transaction rolled back before COMMIT"))
-            return
-        fut = asyncio.get_running_loop().run_in_executor(self._disk, raw.execute, "COMMIT")
-        cancelled = False
-        while not fut.done():
-            try:
-                await asyncio.shield(fut)
-            except asyncio.CancelledError:
-                # The COMMIT goes on in its thread; nobody may touch the connection until it is over.
-                cancelled = True
-            except Exception:
-                break
-        exc = fut.exception()
-        if exc is not None:
-            if raw.in_transaction:
+        self._batch = None
+        conn = self.conn
+        try:
+            await conn.execute("COMMIT")
+        except Exception as exc:
+            if conn.in_transaction:
                 with suppress(sqlite3.Error):
-                    raw.execute("ROLLBACK")
+                    await conn.execute("ROLLBACK")
             self._fail(batch, exc)
-        else:
-            self.commits += 1
-            self.transactions += batch.members
-            batch.done.set_result(None)
-        if cancelled:
-            raise asyncio.CancelledError
+            return
+        self.commits += 1
+        self.transactions += batch.members
+        batch.done.set_result(None)
 
     @asynccontextmanager
-    async def read(self) -> AsyncIterator[Connection]:
-        """A connection for a few reads that all see the same committed snapshot."""
-        if self._reader is None:
-            async with self._writer():  # :memory: — reads share the writer
+    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection for reads: an idle reader, or (`:memory:`) the writer with no batch open."""
+        if self._memory:
+            async with self._writer():
                 await self._settle()
                 yield self.conn
             return
-        async with self._read_lock:
-            reader = self._reader
-            if reader is None:
+        async with self._read_slots:
+            if not self._idle:
                 raise RuntimeError("database is not open")
-            reader.raw.execute("BEGIN")
+            reader = self._idle.pop()
             try:
                 yield reader
             finally:
-                if reader.raw.in_transaction:
-                    reader.raw.execute("COMMIT")  # ends the read snapshot; nothing to write
+                if reader in self._readers:  # not closed meanwhile
+                    self._idle.append(reader)
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A connection for a few reads that all see the same committed snapshot."""
+        async with self._reading() as conn:
+            if conn is self._conn:  # :memory:, under the writer lock: nothing can change meanwhile
+                yield conn
+                return
+            if conn.in_transaction:  # a snapshot left open by a cancelled reader
+                await _finish(conn.execute("COMMIT"))
+            await _finish(conn.execute("BEGIN"))
+            try:
+                yield conn
+            finally:
+                if conn.in_transaction:
+                    await _finish(conn.execute("COMMIT"))  # ends the read snapshot; nothing to write
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
-        async with self.read() as conn:
-            return conn.raw.execute(sql, tuple(params)).fetchone()
+        """The first row of one statement (all of its rows are fetched: use it for single-row queries)."""
+        async with self._reading() as conn:
+            return await fetch_one(conn, sql, params)
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        async with self.read() as conn:
-            return conn.raw.execute(sql, tuple(params)).fetchall()
+        async with self._reading() as conn:
+            return list(await conn.execute_fetchall(sql, tuple(params)))
 
     async def get_meta(self, key: str) -> str | None:
         row = await self.fetchone("SELECT value FROM meta WHERE key = ?", (key,))

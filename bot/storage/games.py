@@ -7,6 +7,7 @@ from typing import Any
 
 import aiosqlite
 
+from .db import fetch_one
 from .models import ACTIVE_STATUSES, GameRow, PlayerRow
 
 _ACTIVE = "status IN ({})".format(",".join(f"'{s}'" for s in ACTIVE_STATUSES))
@@ -44,31 +45,29 @@ async def create_game(
 
 
 async def get_game(conn: aiosqlite.Connection, game_id: int) -> GameRow | None:
-    row = await (await conn.execute("SELECT * FROM games WHERE id = ?", (game_id,))).fetchone()
+    row = await fetch_one(conn, "SELECT * FROM games WHERE id = ?", (game_id,))
     return None if row is None else GameRow.from_row(row)
 
 
 async def active_game_in_channel(conn: aiosqlite.Connection, channel_id: int) -> GameRow | None:
     # `status != 'ended'` repeats the partial index's WHERE, so SQLite can use the index (else a full scan).
     sql = f"SELECT * FROM games WHERE channel_id = ? AND status != 'ended' AND {_ACTIVE}"
-    row = await (await conn.execute(sql, (channel_id,))).fetchone()
+    row = await fetch_one(conn, sql, (channel_id,))
     return None if row is None else GameRow.from_row(row)
 
 
 async def active_games(conn: aiosqlite.Connection) -> list[GameRow]:
-    rows = await (await conn.execute(f"SELECT * FROM games WHERE {_ACTIVE} ORDER BY id")).fetchall()
+    rows = await conn.execute_fetchall(f"SELECT * FROM games WHERE {_ACTIVE} ORDER BY id")
     return [GameRow.from_row(r) for r in rows]
 
 
 async def active_games_of_user(conn: aiosqlite.Connection, user_id: int) -> list[GameRow]:
     """Games (not ended) where the user holds a seat or is the host."""
-    rows = await (
-        await conn.execute(
-            f"SELECT * FROM games WHERE {_ACTIVE} AND (host_id = ? OR id IN"
-            " (SELECT game_id FROM players WHERE user_id = ?)) ORDER BY id",
-            (user_id, user_id),
-        )
-    ).fetchall()
+    rows = await conn.execute_fetchall(
+        f"SELECT * FROM games WHERE {_ACTIVE} AND (host_id = ? OR id IN"
+        " (SELECT game_id FROM players WHERE user_id = ?)) ORDER BY id",
+        (user_id, user_id),
+    )
     return [GameRow.from_row(r) for r in rows]
 
 
@@ -101,9 +100,7 @@ async def advance_phase(conn: aiosqlite.Connection, game_id: int, expected_seq: 
 
 
 async def players(conn: aiosqlite.Connection, game_id: int) -> list[PlayerRow]:
-    rows = await (
-        await conn.execute("SELECT * FROM players WHERE game_id = ? ORDER BY join_seq", (game_id,))
-    ).fetchall()
+    rows = await conn.execute_fetchall("SELECT * FROM players WHERE game_id = ? ORDER BY join_seq", (game_id,))
     return [PlayerRow.from_row(r) for r in rows]
 
 
@@ -117,9 +114,7 @@ async def add_player(
     start_garnets: int,
     now: float,
 ) -> PlayerRow:
-    row = await (
-        await conn.execute("SELECT COALESCE(MAX(join_seq), 0) + 1 FROM players WHERE game_id = ?", (game_id,))
-    ).fetchone()
+    row = await fetch_one(conn, "SELECT COALESCE(MAX(join_seq), 0) + 1 FROM players WHERE game_id = ?", (game_id,))
     seq = int(row[0])
     seat = f"p{seq}"
     await conn.execute(

@@ -7,6 +7,7 @@ from typing import Any
 
 import aiosqlite
 
+from .db import fetch_one
 from .models import OutboxRow
 
 
@@ -29,21 +30,19 @@ async def queue_dm(conn: aiosqlite.Connection, game_id: int, seat: str, payload:
 
 
 async def pending(conn: aiosqlite.Connection, now: float, limit: int = 50) -> list[OutboxRow]:
-    rows = await (
-        await conn.execute(
-            "SELECT * FROM outbox WHERE delivered_at IS NULL AND next_try_at <= ? ORDER BY id LIMIT ?", (now, limit)
-        )
-    ).fetchall()
+    rows = await conn.execute_fetchall(
+        "SELECT * FROM outbox WHERE delivered_at IS NULL AND next_try_at <= ? ORDER BY id LIMIT ?", (now, limit)
+    )
     return [OutboxRow.from_row(r) for r in rows]
 
 
 async def next_retry_at(conn: aiosqlite.Connection) -> float | None:
-    row = await (await conn.execute("SELECT MIN(next_try_at) FROM outbox WHERE delivered_at IS NULL")).fetchone()
+    row = await fetch_one(conn, "SELECT MIN(next_try_at) FROM outbox WHERE delivered_at IS NULL")
     return None if row is None or row[0] is None else float(row[0])
 
 
 async def count_pending(conn: aiosqlite.Connection) -> int:
-    row = await (await conn.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL")).fetchone()
+    row = await fetch_one(conn, "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL")
     return int(row[0])
 
 
@@ -66,11 +65,9 @@ async def add_inbox(conn: aiosqlite.Connection, game_id: int, seat: str, content
 
 async def inbox(conn: aiosqlite.Connection, game_id: int, seat: str) -> list[tuple[int, str, bool]]:
     """(id, content, already_read) oldest first."""
-    rows = await (
-        await conn.execute(
-            "SELECT id, content, read_at FROM inbox WHERE game_id = ? AND seat = ? ORDER BY id", (game_id, seat)
-        )
-    ).fetchall()
+    rows = await conn.execute_fetchall(
+        "SELECT id, content, read_at FROM inbox WHERE game_id = ? AND seat = ? ORDER BY id", (game_id, seat)
+    )
     return [(r["id"], r["content"], r["read_at"] is not None) for r in rows]
 
 
@@ -84,3 +81,14 @@ async def mark_inbox_read(
         sql += f" AND id IN ({','.join('?' for _ in ids)})"
         args += ids
     await conn.execute(sql, args)
+
+
+async def seat_holders(conn: aiosqlite.Connection, game_ids: set[int]) -> dict[tuple[int, str], int]:
+    """(game, seat) -> the user holding the seat, for every seat of these games."""
+    if not game_ids:
+        return {}
+    marks = ", ".join("?" * len(game_ids))
+    rows = await conn.execute_fetchall(
+        f"SELECT game_id, seat, user_id FROM players WHERE game_id IN ({marks})", tuple(sorted(game_ids))
+    )
+    return {(r["game_id"], r["seat"]): int(r["user_id"]) for r in rows}

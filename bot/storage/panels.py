@@ -6,6 +6,7 @@ import json
 
 import aiosqlite
 
+from .db import fetch_one
 from .models import PanelRow
 
 
@@ -19,9 +20,7 @@ async def create_panel(
 
 
 async def get_panel(conn: aiosqlite.Connection, game_id: int, nonce: str) -> PanelRow | None:
-    row = await (
-        await conn.execute("SELECT * FROM panels WHERE nonce = ? AND game_id = ?", (nonce, game_id))
-    ).fetchone()
+    row = await fetch_one(conn, "SELECT * FROM panels WHERE nonce = ? AND game_id = ?", (nonce, game_id))
     return None if row is None else PanelRow.from_row(row)
 
 

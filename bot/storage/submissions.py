@@ -7,6 +7,7 @@ from typing import Any
 
 import aiosqlite
 
+from .db import fetch_one
 from .models import DraftRow, SubmissionRow
 
 
@@ -23,30 +24,24 @@ async def put_draft(
 
 
 async def drafts(conn: aiosqlite.Connection, game_id: int) -> dict[str, DraftRow]:
-    rows = await (await conn.execute("SELECT * FROM draft_submissions WHERE game_id = ?", (game_id,))).fetchall()
+    rows = await conn.execute_fetchall("SELECT * FROM draft_submissions WHERE game_id = ?", (game_id,))
     return {r["seat"]: DraftRow.from_row(r) for r in rows}
 
 
 async def round_submissions(conn: aiosqlite.Connection, game_id: int, round_no: int) -> dict[str, SubmissionRow]:
-    rows = await (
-        await conn.execute("SELECT * FROM submissions WHERE game_id = ? AND round = ?", (game_id, round_no))
-    ).fetchall()
+    rows = await conn.execute_fetchall("SELECT * FROM submissions WHERE game_id = ? AND round = ?", (game_id, round_no))
     return {r["seat"]: SubmissionRow.from_row(r) for r in rows}
 
 
 async def round_submission(conn: aiosqlite.Connection, game_id: int, round_no: int, seat: str) -> SubmissionRow | None:
-    row = await (
-        await conn.execute(
-            "SELECT * FROM submissions WHERE game_id = ? AND round = ? AND seat = ?", (game_id, round_no, seat)
-        )
-    ).fetchone()
+    row = await fetch_one(
+        conn, "SELECT * FROM submissions WHERE game_id = ? AND round = ? AND seat = ?", (game_id, round_no, seat)
+    )
     return None if row is None else SubmissionRow.from_row(row)
 
 
 async def all_round_submissions(conn: aiosqlite.Connection, game_id: int) -> list[SubmissionRow]:
-    rows = await (
-        await conn.execute("SELECT * FROM submissions WHERE game_id = ? ORDER BY round, seat", (game_id,))
-    ).fetchall()
+    rows = await conn.execute_fetchall("SELECT * FROM submissions WHERE game_id = ? ORDER BY round, seat", (game_id,))
     return [SubmissionRow.from_row(r) for r in rows]
 
 
@@ -88,12 +83,10 @@ async def add_private_result(
 
 
 async def private_results(conn: aiosqlite.Connection, game_id: int, seat: str) -> list[tuple[int, str, dict[str, Any]]]:
-    rows = await (
-        await conn.execute(
-            "SELECT round, kind, data_json FROM private_results WHERE game_id = ? AND seat = ? ORDER BY id",
-            (game_id, seat),
-        )
-    ).fetchall()
+    rows = await conn.execute_fetchall(
+        "SELECT round, kind, data_json FROM private_results WHERE game_id = ? AND seat = ? ORDER BY id",
+        (game_id, seat),
+    )
     return [(r["round"], r["kind"], json.loads(r["data_json"])) for r in rows]
 
 
@@ -106,5 +99,5 @@ async def put_ec_vote(conn: aiosqlite.Connection, game_id: int, seat: str, choic
 
 
 async def ec_votes(conn: aiosqlite.Connection, game_id: int) -> dict[str, str]:
-    rows = await (await conn.execute("SELECT seat, choice FROM ec_votes WHERE game_id = ?", (game_id,))).fetchall()
+    rows = await conn.execute_fetchall("SELECT seat, choice FROM ec_votes WHERE game_id = ?", (game_id,))
     return {r["seat"]: r["choice"] for r in rows}

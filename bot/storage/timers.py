@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import aiosqlite
 
+from .db import fetch_one
 from .models import TimerRow
 
 
@@ -23,14 +24,14 @@ async def clear_timers(conn: aiosqlite.Connection, game_id: int, kinds: tuple[st
 
 
 async def next_timer(conn: aiosqlite.Connection) -> TimerRow | None:
-    row = await (await conn.execute("SELECT * FROM timers ORDER BY due_at, id LIMIT 1")).fetchone()
+    row = await fetch_one(conn, "SELECT * FROM timers ORDER BY due_at, id LIMIT 1")
     return None if row is None else TimerRow.from_row(row)
 
 
 async def due_timers(conn: aiosqlite.Connection, now: float, limit: int = 50) -> list[TimerRow]:
-    rows = await (
-        await conn.execute("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?", (now, limit))
-    ).fetchall()
+    rows = await conn.execute_fetchall(
+        "SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?", (now, limit)
+    )
     return [TimerRow.from_row(r) for r in rows]
 
 
