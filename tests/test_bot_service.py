@@ -11,26 +11,12 @@ from bot.errors import NotAllowed, UserError
 from bot.games import GameService
 from bot.storage.db import Database
 from rules import RuleError
+from tests.test_bot_game import CAST, WE1  # CAST-EX and WE-1 (rulings Part 4)
 
 GUILD, CHANNEL = 10, 20
 HOST = Caller(1, "host", "Host", GUILD, CHANNEL, manage_guild=True)
 NAMES = ["andy", "grunkle", "cara", "dev", "eve"]
 PLAYERS = {n: Caller(100 + i, n, n.title(), GUILD, CHANNEL) for i, n in enumerate(NAMES)}
-# CAST-EX (rulings Part 4) reached through the draft: each ranks the wanted role and character first.
-CAST = {
-    "andy": ("pickpocket", "detective"),
-    "grunkle": ("mob_boss", "banker"),
-    "cara": ("hitman", "secretary"),
-    "dev": ("bank_robber", "governor"),
-    "eve": ("fraud", "armed_guard"),
-}
-WE1 = {
-    "andy": ("move vertical secretary", "ability store_clerk"),
-    "grunkle": ("move horizontal governor", "ability"),
-    "cara": ("converse policeman", "ability player Andy"),
-    "dev": ("converse governors_daughter", "move vertical governors_daughter"),
-    "eve": ("converse banker", "move vertical governors_daughter"),
-}
 
 
 @pytest.fixture
