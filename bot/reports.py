@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules import GameState, public_view, view_for
 from rules.notation import format_action, format_guess
+from rules.validate import BUY_COST
 
 from . import codec, formatting, phases
 from .context import Caller
@@ -164,7 +165,7 @@ class ReportsMixin:
                 lines.append(f"Your round {game.round} actions: {acts}")
             if row is not None and row.buys:
                 pairs = ", ".join(f"{formatting.char_title(a)} + {formatting.char_title(b)}" for a, b in row.buys)
-                lines.append(f"Friendship purchases: {pairs} ({3 * len(row.buys)} garnets)")
+                lines.append(f"Friendship purchases: {pairs} ({BUY_COST * len(row.buys)} garnets)")
             if row is not None and row.guess:
                 lines.append("Your guess: " + format_guess(codec.submission_guess(row.guess)))
         return lines

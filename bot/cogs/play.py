@@ -9,6 +9,7 @@ from discord import app_commands
 
 from rules import CHARACTERS, legal_actions, legal_seconds
 from rules.notation import describe_action, format_action, parse_action
+from rules.validate import BUY_COST
 
 from ..context import Member
 from ..formatting import char_title, role_title
@@ -155,7 +156,7 @@ class PlayCommands(Base):
         buys, balance = await self.service.buy_friendship(caller_of(interaction), a, b, points, game)
         if buys:
             listed = ", ".join(f"{char_title(x)} + {char_title(y)}" for x, y in buys)
-            text = f"Purchases for this round: {listed} — {3 * len(buys)} of your {balance} garnets."
+            text = f"Purchases for this round: {listed} — {BUY_COST * len(buys)} of your {balance} garnets."
         else:
             text = "No friendship purchases recorded for this round."
         text += "\nThey apply with this round's resolution, together with your actions (/crimecity act)."
