@@ -85,7 +85,7 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
 
     async def find_game(self, caller: Caller, game_opt: str | None = None) -> GameRow:
         """The channel's game in a guild; in a DM the caller's one active game (or `game_opt`)."""
-        async with self.db.read() as conn:
+        async with self.db.reader() as conn:  # _find_game runs one statement: no snapshot needed
             return await self._find_game(conn, caller, game_opt)
 
     async def _find_game(self, conn: aiosqlite.Connection, caller: Caller, game_opt: str | None) -> GameRow:
@@ -314,42 +314,48 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
     async def submit_actions(
         self, caller: Caller, first: str, second: str | None, game_opt: str | None = None
     ) -> tuple[Seated, Submission]:
-        seated = await self.seated(caller, game_opt)
-        async with self.lock(seated.game.id):
+        game_id = (await self.find_game(caller, game_opt)).id
+        async with self.lock(game_id):
+            # Read and check on a reader, under the game's lock; the writer only does the guarded write
+            # (see _round_context and _record for why that is safe).
+            seated, state, row, others_in = await self._round_context(game_id, caller)
+            game = seated.game
+            actions = [parse_action(first, seated.roster.lookup)]
+            if second and second.strip():
+                actions.append(parse_action(second, seated.roster.lookup))
+            new_row = SubmissionRow(game.round, seated.seat or "", [a.to_json() for a in actions], row.buys, row.guess)
+            sub = codec.submission_from_row(new_row)
+            assert sub is not None
+            err = validate_submission(state, seated.seat or "", sub)
+            if err is not None:
+                raise err
+            # "All five in" from the snapshot: the other seats' rows cannot change while we hold the lock,
+            # and this row now has actions. A spare deadline timer would be harmless anyway: resolve()
+            # compare-and-sets phase_seq.
+            all_in = not game.wait_for_deadline and not game.paused and others_in + 1 >= PLAYERS
             async with self.db.transaction() as conn:
-                game, state, row = await self._round_context(conn, seated, caller)
-                actions = [parse_action(first, seated.roster.lookup)]
-                if second and second.strip():
-                    actions.append(parse_action(second, seated.roster.lookup))
-                new_row = SubmissionRow(
-                    game.round, seated.seat or "", [a.to_json() for a in actions], row.buys, row.guess
-                )
-                sub = codec.submission_from_row(new_row)
-                assert sub is not None
-                err = validate_submission(state, seated.seat or "", sub)
-                if err is not None:
-                    raise err
-                await subs_repo.put_submission(conn, game.id, new_row, self.clock())
-                all_in = await self._maybe_all_in(conn, game)
+                await self._record(conn, game, new_row)
+                if all_in:  # resolve now, through a persisted timer, committed with the submission
+                    await timers_repo.add_timer(conn, game.id, "deadline", game.phase_seq, self.clock())
             if all_in:  # else nothing the timer and outbox loops watch changed: no need to wake them
                 self._committed()
-        seated = Seated(game, seated.roster, seated.seat)  # the round it was recorded for, as answered
         log.info("game %s round %s: actions recorded for %s", seated.game.id, seated.game.round, seated.seat)
         log.debug("game %s: %s submitted %s", seated.game.id, seated.seat, sub.to_json())
         return seated, sub
 
     async def submit_guess(self, caller: Caller, text: str, game_opt: str | None = None) -> dict[Character, Role]:
-        seated = await self.seated(caller, game_opt)
+        game_id = (await self.find_game(caller, game_opt)).id
         guess = parse_guess(text)
-        async with self.lock(seated.game.id):
+        async with self.lock(game_id):
+            seated, state, row, _ = await self._round_context(game_id, caller)
+            game = seated.game
+            err = check_guess(state, seated.seat or "", guess)
+            if err is not None:
+                raise err
+            new_row = SubmissionRow(game.round, row.seat, row.actions, row.buys, codec.guess_to_json(guess))
+            await self._check_whole(state, seated.seat or "", new_row)
             async with self.db.transaction() as conn:
-                game, state, row = await self._round_context(conn, seated, caller)
-                err = check_guess(state, seated.seat or "", guess)
-                if err is not None:
-                    raise err
-                new_row = SubmissionRow(game.round, row.seat, row.actions, row.buys, codec.guess_to_json(guess))
-                await self._check_whole(state, seated.seat or "", new_row)
-                await subs_repo.put_submission(conn, game.id, new_row, self.clock())
+                await self._record(conn, game, new_row)
             self._committed()
         log.info("game %s round %s: guess recorded for %s", seated.game.id, seated.game.round, seated.seat)
         return guess
@@ -358,63 +364,85 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
         self, caller: Caller, a: str, b: str, points: int, game_opt: str | None = None
     ) -> tuple[list[list[str]], int]:
         """Sets this round's purchases of the pair a-b to `points` (0 removes them)."""
-        seated = await self.seated(caller, game_opt)
+        game_id = (await self.find_game(caller, game_opt)).id
         ca, cb = parse_character(a), parse_character(b)
         if points < 0:
             raise UserError("Points cannot be negative (use 0 to cancel a purchase).")
         if points > MAX_POINTS:
             raise UserError(f"At most {MAX_POINTS} points at a time.")
-        async with self.lock(seated.game.id):
+        async with self.lock(game_id):
+            seated, state, row, _ = await self._round_context(game_id, caller)
+            game = seated.game
+            pair = sorted([ca.value, cb.value])
+            kept = [p for p in row.buys if sorted(p) != pair]
+            buys = kept + [[ca.value, cb.value]] * points
+            err = check_buys(state, seated.seat or "", tuple((Character(x), Character(y)) for x, y in buys))
+            if err is not None:
+                raise err
+            new_row = SubmissionRow(game.round, row.seat, row.actions, buys, row.guess)
+            await self._check_whole(state, seated.seat or "", new_row)
             async with self.db.transaction() as conn:
-                game, state, row = await self._round_context(conn, seated, caller)
-                pair = sorted([ca.value, cb.value])
-                kept = [p for p in row.buys if sorted(p) != pair]
-                buys = kept + [[ca.value, cb.value]] * points
-                err = check_buys(state, seated.seat or "", tuple((Character(x), Character(y)) for x, y in buys))
-                if err is not None:
-                    raise err
-                new_row = SubmissionRow(game.round, row.seat, row.actions, buys, row.guess)
-                await self._check_whole(state, seated.seat or "", new_row)
-                await subs_repo.put_submission(conn, game.id, new_row, self.clock())
+                await self._record(conn, game, new_row)
             self._committed()
         log.info("game %s round %s: purchases recorded for %s", seated.game.id, seated.game.round, seated.seat)
         return buys, state.garnets.get(seated.seat or "", 0)
 
-    async def _round_context(
-        self, conn: aiosqlite.Connection, seated: Seated, caller: Caller | None = None
-    ) -> tuple[GameRow, GameState, SubmissionRow]:
-        game = await self._reload(conn, seated.game.id)
+    async def _round_context(self, game_id: int, caller: Caller) -> tuple[Seated, GameState, SubmissionRow, int]:
+        """The game and the caller's seat, its state, the caller's row and how many other seats have
+        acted, for a round submission; read on a READER in one statement, not on the writer. Call it
+        holding the game's lock.
+
+        Why this is current: every write to a game's `games` and `submissions` rows (lobby, submissions,
+        resolution and reminders from timers, every host command) runs under that game's lock (the
+        scheduler and delivery write only timer and outbox rows), and `transaction()`
+        returns only once its COMMIT is over, before the lock is released. So once we hold the lock,
+        no write to this game is pending or can start, and a reader sees the latest committed rows
+        until we write. `_record` still re-checks phase_seq in its write, so even a writer that broke
+        this rule could not get a submission recorded for the wrong round."""
+        ctx = await subs_repo.round_context(self.db, game_id, caller.user_id)
+        if ctx is None:
+            raise NoGame("That game no longer exists.")
+        if ctx.seat is None:
+            raise NotAllowed("You are not a player in this game, so you cannot do that here.")
+        game = ctx.game
         if game.status == DRAFT:
             raise UserError("The game is in its draft: submit with /crimecity draft first.")
         if game.status != ROUND or game.state is None:
             raise UserError("No round is open for submissions in this game.")
-        await self._refuse_if_issued_before_phase(conn, game, caller)
+        opened = ctx.prev_resolved_at if game.round > 1 else _draft_resolved_at(game)
+        self._refuse_if_issued_before(game, caller, opened)
         state = codec.game_state(game)
-        row = await subs_repo.round_submission(conn, game.id, game.round, seated.seat or "")
-        row = row or SubmissionRow(game.round, seated.seat or "", None, [], None)
-        return game, state, row
+        row = ctx.row or SubmissionRow(game.round, ctx.seat, None, [], None)
+        return Seated(game, Roster(ctx.players), ctx.seat), state, row, ctx.others_in
+
+    async def _record(self, conn: aiosqlite.Connection, game: GameRow, row: SubmissionRow) -> None:
+        """Write a round submission in one statement, only if the game is still in the phase it was
+        checked against (compare on phase_seq inside the write): a round that resolved meanwhile is
+        refused, never recorded for the next round. The COMMIT that follows makes it durable before
+        the player is answered."""
+        if not await subs_repo.put_submission_if_open(conn, game.id, game.phase_seq, row, self.clock()):
+            raise UserError(
+                f"Round {game.round} was resolved just before your command arrived, so it was not recorded. "
+                "Look at the new board and submit again."
+            )
 
     async def phase_opened_at(self, conn: aiosqlite.Connection, game: GameRow) -> float | None:
         """When the open round began: when the round before it (or the draft) resolved; None if unknown."""
         if game.status != ROUND:
             return None
         if game.round <= 1:
-            opened = (game.draft or {}).get("resolved_at")
-            return None if opened is None else float(opened)
+            return _draft_resolved_at(game)
         row = await fetch_one(
             conn, "SELECT resolved_at FROM round_log WHERE game_id = ? AND round = ?", (game.id, game.round - 1)
         )
         return None if row is None else float(row[0])
 
-    async def _refuse_if_issued_before_phase(
-        self, conn: aiosqlite.Connection, game: GameRow, caller: Caller | None
-    ) -> None:
+    def _refuse_if_issued_before(self, game: GameRow, caller: Caller | None, opened: float | None) -> None:
         """A command issued while the previous phase was open, that reached the game only after that
         phase resolved (a race with the deadline, "all five in" or an admin), was meant for the old
         board: refuse it plainly rather than apply it to the new round."""
         if caller is None or caller.issued_at is None:
             return
-        opened = await self.phase_opened_at(conn, game)
         if opened is not None and caller.issued_at < opened:
             before = "the draft" if game.round <= 1 else f"Round {game.round - 1}"
             raise UserError(
@@ -519,6 +547,12 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
     async def pending_outbox(self) -> int:
         async with self.db.read() as conn:
             return await outbox_repo.count_pending(conn)
+
+
+def _draft_resolved_at(game: GameRow) -> float | None:
+    """When the draft resolved, i.e. when round 1 opened (kept in the game's draft summary)."""
+    opened = (game.draft or {}).get("resolved_at")
+    return None if opened is None else float(opened)
 
 
 def _game_number(text: str) -> int | None:

@@ -54,10 +54,14 @@ class GameRow:
         return self.status in (DRAFT, ROUND)
 
     @staticmethod
-    def from_row(row: aiosqlite.Row) -> GameRow:
+    def from_row(row: aiosqlite.Row, extra: int = 0) -> GameRow:
         """Parsed once per stored version: an unchanged row gives back the same GameRow (so its JSON
-        values are shared — never mutate them). Saves re-parsing the state on every command and keystroke."""
+        values are shared — never mutate them). Saves re-parsing the state on every command and keystroke.
+
+        `extra`: the row is `SELECT games.*, <extra more columns>`; only the games columns are compared."""
         raw = tuple(row)
+        if extra:
+            raw = raw[:-extra]
         key = row["id"]
         cached = _GAME_ROWS.get(key)
         if cached is not None and cached[0] == raw:

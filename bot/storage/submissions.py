@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
 
-from .db import fetch_one
-from .models import DraftRow, SubmissionRow
+from .db import Database, fetch_one
+from .models import ROUND, DraftRow, GameRow, PlayerRow, SubmissionRow
 
 
 async def put_draft(
@@ -40,6 +41,60 @@ async def round_submission(conn: aiosqlite.Connection, game_id: int, round_no: i
     return None if row is None else SubmissionRow.from_row(row)
 
 
+def _json_or_none(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundContext:
+    """What a round submission is checked against, read in one statement (so one consistent snapshot)."""
+
+    game: GameRow
+    players: list[PlayerRow]  # the game's seats
+    seat: str | None  # the caller's seat, None if the caller does not play in this game
+    row: SubmissionRow | None  # the caller's row for the game's current round, if any
+    others_in: int  # other seats that have submitted their actions this round
+    prev_resolved_at: float | None  # round_log.resolved_at of the round before the current one, if any
+
+
+# games.* first (GameRow.from_row compares only those columns), then the seats as one JSON array, the
+# caller's seat and submission row, the other seats' count and the previous round's resolution time:
+# one reader round trip instead of a BEGIN, four queries and a COMMIT.
+_ROUND_CONTEXT = (
+    "SELECT g.*,"
+    " (SELECT json_group_array(json_array(seat, join_seq, user_id, user_name, display_name, start_garnets))"
+    "  FROM players WHERE game_id = g.id) AS ctx_players,"
+    " p.seat AS ctx_seat, s.seat IS NOT NULL AS ctx_found, s.actions_json AS ctx_actions,"
+    " s.buys_json AS ctx_buys, s.guess_json AS ctx_guess,"
+    " (SELECT COUNT(*) FROM submissions o WHERE o.game_id = g.id AND o.round = g.round AND o.seat IS NOT p.seat"
+    "  AND o.actions_json IS NOT NULL) AS ctx_others_in,"
+    " (SELECT r.resolved_at FROM round_log r WHERE r.game_id = g.id AND r.round = g.round - 1) AS ctx_prev"
+    " FROM games g"
+    " LEFT JOIN players p ON p.game_id = g.id AND p.user_id = ?"
+    " LEFT JOIN submissions s ON s.game_id = g.id AND s.round = g.round AND s.seat = p.seat"
+    " WHERE g.id = ?"
+)
+_ROUND_CONTEXT_EXTRA = 8  # columns after games.*
+
+
+async def round_context(db: Database, game_id: int, user_id: int) -> RoundContext | None:
+    """The game, its seats, the caller's seat and submission, and how many other seats have acted:
+    one statement on a reader (not the writer). None if the game does not exist."""
+    async with db.reader() as conn:
+        found = await fetch_one(conn, _ROUND_CONTEXT, (user_id, game_id))
+    if found is None:
+        return None
+    game = GameRow.from_row(found, extra=_ROUND_CONTEXT_EXTRA)
+    players = [PlayerRow(game_id, *values) for values in json.loads(found["ctx_players"])]
+    seat = found["ctx_seat"]
+    row = None
+    if found["ctx_found"]:
+        actions, buys, guess = found["ctx_actions"], found["ctx_buys"], found["ctx_guess"]
+        row = SubmissionRow(game.round, seat, _json_or_none(actions), json.loads(buys), _json_or_none(guess))
+    prev = found["ctx_prev"]
+    return RoundContext(game, players, seat, row, int(found["ctx_others_in"]), None if prev is None else float(prev))
+
+
 async def all_round_submissions(conn: aiosqlite.Connection, game_id: int) -> list[SubmissionRow]:
     rows = await conn.execute_fetchall("SELECT * FROM submissions WHERE game_id = ? ORDER BY round, seat", (game_id,))
     return [SubmissionRow.from_row(r) for r in rows]
@@ -61,6 +116,35 @@ async def put_submission(conn: aiosqlite.Connection, game_id: int, sub: Submissi
             now,
         ),
     )
+
+
+async def put_submission_if_open(
+    conn: aiosqlite.Connection, game_id: int, phase_seq: int, sub: SubmissionRow, now: float
+) -> bool:
+    """put_submission, guarded in the same statement: written only if the game is still in round play in
+    phase `phase_seq` (so a round that resolved meanwhile never receives it). False if nothing was written."""
+    cur = await conn.execute(
+        "INSERT INTO submissions(game_id, round, seat, actions_json, buys_json, guess_json, submitted_at)"
+        " SELECT ?, ?, ?, ?, ?, ?, ?"
+        " WHERE EXISTS (SELECT 1 FROM games WHERE id = ? AND phase_seq = ? AND status = ? AND round = ?)"
+        " ON CONFLICT(game_id, round, seat) DO UPDATE SET"
+        " actions_json = excluded.actions_json, buys_json = excluded.buys_json,"
+        " guess_json = excluded.guess_json, submitted_at = excluded.submitted_at",
+        (
+            game_id,
+            sub.round,
+            sub.seat,
+            None if sub.actions is None else json.dumps(sub.actions),
+            json.dumps(sub.buys),
+            None if sub.guess is None else json.dumps(sub.guess, sort_keys=True),
+            now,
+            game_id,
+            phase_seq,
+            ROUND,
+            sub.round,
+        ),
+    )
+    return cur.rowcount > 0
 
 
 async def put_round_log(
