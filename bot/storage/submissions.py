@@ -100,22 +100,28 @@ async def all_round_submissions(conn: aiosqlite.Connection, game_id: int) -> lis
     return [SubmissionRow.from_row(r) for r in rows]
 
 
-async def put_submission(conn: aiosqlite.Connection, game_id: int, sub: SubmissionRow, now: float) -> None:
-    await conn.execute(
-        "INSERT INTO submissions(game_id, round, seat, actions_json, buys_json, guess_json, submitted_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(game_id, round, seat) DO UPDATE SET"
-        " actions_json = excluded.actions_json, buys_json = excluded.buys_json,"
-        " guess_json = excluded.guess_json, submitted_at = excluded.submitted_at",
-        (
-            game_id,
-            sub.round,
-            sub.seat,
-            None if sub.actions is None else json.dumps(sub.actions),
-            json.dumps(sub.buys),
-            None if sub.guess is None else json.dumps(sub.guess, sort_keys=True),
-            now,
-        ),
+_UPSERT = (
+    " ON CONFLICT(game_id, round, seat) DO UPDATE SET"
+    " actions_json = excluded.actions_json, buys_json = excluded.buys_json,"
+    " guess_json = excluded.guess_json, submitted_at = excluded.submitted_at"
+)
+_COLUMNS = "INSERT INTO submissions(game_id, round, seat, actions_json, buys_json, guess_json, submitted_at)"
+
+
+def _values(game_id: int, sub: SubmissionRow, now: float) -> tuple[Any, ...]:
+    return (
+        game_id,
+        sub.round,
+        sub.seat,
+        None if sub.actions is None else json.dumps(sub.actions),
+        json.dumps(sub.buys),
+        None if sub.guess is None else json.dumps(sub.guess, sort_keys=True),
+        now,
     )
+
+
+async def put_submission(conn: aiosqlite.Connection, game_id: int, sub: SubmissionRow, now: float) -> None:
+    await conn.execute(_COLUMNS + " VALUES (?, ?, ?, ?, ?, ?, ?)" + _UPSERT, _values(game_id, sub, now))
 
 
 async def put_submission_if_open(
@@ -124,25 +130,9 @@ async def put_submission_if_open(
     """put_submission, guarded in the same statement: written only if the game is still in round play in
     phase `phase_seq` (so a round that resolved meanwhile never receives it). False if nothing was written."""
     cur = await conn.execute(
-        "INSERT INTO submissions(game_id, round, seat, actions_json, buys_json, guess_json, submitted_at)"
-        " SELECT ?, ?, ?, ?, ?, ?, ?"
-        " WHERE EXISTS (SELECT 1 FROM games WHERE id = ? AND phase_seq = ? AND status = ? AND round = ?)"
-        " ON CONFLICT(game_id, round, seat) DO UPDATE SET"
-        " actions_json = excluded.actions_json, buys_json = excluded.buys_json,"
-        " guess_json = excluded.guess_json, submitted_at = excluded.submitted_at",
-        (
-            game_id,
-            sub.round,
-            sub.seat,
-            None if sub.actions is None else json.dumps(sub.actions),
-            json.dumps(sub.buys),
-            None if sub.guess is None else json.dumps(sub.guess, sort_keys=True),
-            now,
-            game_id,
-            phase_seq,
-            ROUND,
-            sub.round,
-        ),
+        _COLUMNS + " SELECT ?, ?, ?, ?, ?, ?, ?"
+        " WHERE EXISTS (SELECT 1 FROM games WHERE id = ? AND phase_seq = ? AND status = ? AND round = ?)" + _UPSERT,
+        (*_values(game_id, sub, now), game_id, phase_seq, ROUND, sub.round),
     )
     return cur.rowcount > 0
 
