@@ -365,22 +365,36 @@ def _time_gc() -> None:
 
 
 def _time_commits(out: list[float]) -> None:
-    """Record how long each COMMIT (the fsync) takes on the writer's aiosqlite thread."""
+    """Record how long each commit (the fsync) takes on the writer's aiosqlite thread: a COMMIT, or a
+    write run alone in autocommit (`Database.write_alone`, which commits when its last row is fetched)."""
     import sqlite3
 
     import aiosqlite
 
+    class Rows:
+        """A fetched statement, for aiosqlite's execute_fetchall (the only user of a write alone)."""
+
+        def __init__(self, rows: list[Any], rowcount: int) -> None:
+            self.rows, self.rowcount = rows, rowcount
+
+        def fetchall(self) -> list[Any]:
+            return self.rows
+
     class TimedConnection(sqlite3.Connection):
         reader = False  # the read-only connection's COMMITs end read snapshots: no fsync, not timed
 
-        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
-            if sql != "COMMIT" or self.reader:
+        def execute(self, sql: str, *args: Any) -> Any:
+            alone = not self.in_transaction and sql.startswith(("INSERT", "UPDATE", "DELETE", "WITH"))
+            if self.reader or not (sql == "COMMIT" or alone):
                 if sql == "PRAGMA query_only=ON":
                     self.reader = True
                 return super().execute(sql, *args)
             t = time.perf_counter()
             try:
-                return super().execute(sql, *args)
+                cur = super().execute(sql, *args)
+                if not alone:
+                    return cur
+                return Rows(cur.fetchall(), cur.rowcount)
             finally:
                 out.append(time.perf_counter() - t)
 

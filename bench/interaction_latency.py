@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import statistics
 import sys
 import tempfile
@@ -154,6 +155,10 @@ async def scenario(n_games: int, samples: int, rng_seed: int, only: str | None =
             probe = Probe(fd)
             bot = BotProcess(fd, Path(tmp) / "crimecity.db")
             info = await bot.start()
+            # The driver's own world (thousands of fake members) must not be walked by a full collection
+            # in the middle of a measurement: that pause would be charged to whatever was in flight.
+            gc.collect()
+            gc.freeze()
             print(f"\n== {n_games} game(s) in round play ({5 * n_games} players); seeded in {seeded:.1f} s, "
                   f"bot ready in {info['ready']:.2f} s ==")
             try:
@@ -175,22 +180,22 @@ async def scenario(n_games: int, samples: int, rng_seed: int, only: str | None =
                       "the floor's")
                 commits = drv.commit_times
                 if commits:
-                    print(f"    COMMIT (fsync, on the writer's thread): {summary(commits)}")
+                    print(f"    commit (fsync, on the writer's thread): {summary(commits)}")
                 print(gc_line(drv.gc_pauses))
                 res = await drv.open_loop(samples, RATE)
                 st = await bot.stats()
                 report(f"game-night peak: {RATE:.0f} interactions/s arriving at random (Poisson), kinds mixed", res)
                 if st["commit_times"]:
                     acts = len(res["act"])
-                    print(f"    {acts} acts in {len(st['commit_times'])} COMMITs; COMMIT {summary(st['commit_times'])}")
+                    print(f"    {acts} acts in {len(st['commit_times'])} commits; commit {summary(st['commit_times'])}")
                 print(gc_line(st["gc_pauses"]))
                 res = await drv.concurrent(samples, CONCURRENCY)
                 st = await bot.stats()
                 report(f"{CONCURRENCY} players in flight at once (closed loop, kinds mixed)", res)
                 if st["commit_times"]:
                     acts = len(res["act"])
-                    print(f"    {acts} acts in {len(st['commit_times'])} COMMITs (group commit: "
-                          f"{acts / len(st['commit_times']):.1f} per fsync); COMMIT {summary(st['commit_times'])}")
+                    print(f"    {acts} acts in {len(st['commit_times'])} commits (group commit: "
+                          f"{acts / len(st['commit_times']):.1f} per fsync); commit {summary(st['commit_times'])}")
                 print(gc_line(st["gc_pauses"]))
                 burst = min(BURST, 5 * n_games) if n_games > 1 else 5
                 await drv.burst("ping", burst)  # warm-up: discord.py opens its pool of HTTP connections

@@ -12,7 +12,8 @@ import logging
 import sqlite3
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,7 +46,8 @@ from .storage import outbox as outbox_repo
 from .storage import submissions as subs_repo
 from .storage import timers as timers_repo
 from .storage.db import Database, fetch_one
-from .storage.models import DRAFT, EC, LOBBY, ROUND, GameRow, SubmissionRow
+from .storage.models import DRAFT, EC, ENDED, LOBBY, ROUND, GameRow, SubmissionRow
+from .storage.submission_writer import SubmissionWriter
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +71,10 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
         self.host_role = host_role
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # channel id -> the id of the game last found active there: saves a read per command. Only a hint:
+        # whoever uses it re-checks, in the read it makes anyway, that the game is still that channel's.
+        self._channel_games: dict[int, int] = {}
+        self.submissions = SubmissionWriter(db)
         # Set by the bot: wake the outbox sender and the timer dispatcher after a commit.
         self.outbox_changed: Callable[[], None] = lambda: None
         self.timers_changed: Callable[[], None] = lambda: None
@@ -156,15 +162,41 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
     async def play_context(
         self, caller: Caller, game_opt: str | None = None
     ) -> tuple[GameRow, GameState, str, Roster] | None:
-        """The round state and the caller's seat, for autocomplete; None when there is nothing to offer."""
+        """The round state and the caller's seat, for autocomplete; None when there is nothing to offer.
+        One read (no lock: autocomplete only offers; the submission re-checks everything)."""
         try:
-            seated = await self.seated(caller, game_opt)
+            game_id, hinted = await self._game_id(caller, game_opt)
+            ctx = await subs_repo.round_context(self.db, game_id, caller.user_id)
+            if hinted and self._stale(ctx, caller):
+                game_id, _ = await self._game_id(caller, game_opt, fresh=True)
+                ctx = await subs_repo.round_context(self.db, game_id, caller.user_id)
         except UserError:
             return None
-        game = seated.game
-        if game.status != ROUND or game.state is None or seated.seat is None:
+        if ctx is None or ctx.seat is None:
             return None
-        return game, codec.game_state(game), seated.seat, seated.roster
+        game = ctx.game
+        if game.status != ROUND or game.state is None:
+            return None
+        return game, codec.game_state(game), ctx.seat, Roster(ctx.players)
+
+    async def _game_id(self, caller: Caller, game_opt: str | None, *, fresh: bool = False) -> tuple[int, bool]:
+        """The id of the game a command is for, and whether it came from the channel hint (unchecked)."""
+        channel = caller.channel_id if caller.in_guild else None
+        if channel is not None and not fresh:
+            hint = self._channel_games.get(channel)
+            if hint is not None:
+                return hint, True
+        game = await self.find_game(caller, game_opt)
+        if channel is not None:
+            self._channel_games[channel] = game.id
+        return game.id, False
+
+    def _stale(self, ctx: subs_repo.RoundContext | None, caller: Caller) -> bool:
+        """The hinted game is no longer the channel's active game (it ended, or is gone)."""
+        stale = ctx is None or ctx.game.channel_id != caller.channel_id or ctx.game.status == ENDED
+        if stale and caller.channel_id is not None:
+            self._channel_games.pop(caller.channel_id, None)
+        return stale
 
     def is_admin(self, game: GameRow, caller: Caller) -> bool:
         """Manage Server in the game's server, or being the game's host."""
@@ -314,11 +346,7 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
     async def submit_actions(
         self, caller: Caller, first: str, second: str | None, game_opt: str | None = None
     ) -> tuple[Seated, Submission]:
-        game_id = (await self.find_game(caller, game_opt)).id
-        async with self.lock(game_id):
-            # Read and check on a reader, under the game's lock; the writer only does the guarded write
-            # (see _round_context and _record for why that is safe).
-            seated, state, row, others_in = await self._round_context(game_id, caller)
+        async with self._round(caller, game_opt) as (seated, state, row, others_in):
             game = seated.game
             actions = [parse_action(first, seated.roster.lookup)]
             if second and second.strip():
@@ -333,30 +361,21 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
             # and this row now has actions. A spare deadline timer would be harmless anyway: resolve()
             # compare-and-sets phase_seq.
             all_in = not game.wait_for_deadline and not game.paused and others_in + 1 >= PLAYERS
-            async with self.db.transaction() as conn:
-                await self._record(conn, game, new_row)
-                if all_in:  # resolve now, through a persisted timer, committed with the submission
-                    await timers_repo.add_timer(conn, game.id, "deadline", game.phase_seq, self.clock())
-            if all_in:  # else nothing the timer and outbox loops watch changed: no need to wake them
-                self._committed()
+            await self._record(game, new_row, resolve_now=all_in)
         log.info("game %s round %s: actions recorded for %s", seated.game.id, seated.game.round, seated.seat)
         log.debug("game %s: %s submitted %s", seated.game.id, seated.seat, sub.to_json())
         return seated, sub
 
     async def submit_guess(self, caller: Caller, text: str, game_opt: str | None = None) -> dict[Character, Role]:
-        game_id = (await self.find_game(caller, game_opt)).id
         guess = parse_guess(text)
-        async with self.lock(game_id):
-            seated, state, row, _ = await self._round_context(game_id, caller)
+        async with self._round(caller, game_opt) as (seated, state, row, _):
             game = seated.game
             err = check_guess(state, seated.seat or "", guess)
             if err is not None:
                 raise err
             new_row = SubmissionRow(game.round, row.seat, row.actions, row.buys, codec.guess_to_json(guess))
             await self._check_whole(state, seated.seat or "", new_row)
-            async with self.db.transaction() as conn:
-                await self._record(conn, game, new_row)
-            self._committed()
+            await self._record(game, new_row)
         log.info("game %s round %s: guess recorded for %s", seated.game.id, seated.game.round, seated.seat)
         return guess
 
@@ -364,14 +383,12 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
         self, caller: Caller, a: str, b: str, points: int, game_opt: str | None = None
     ) -> tuple[list[list[str]], int]:
         """Sets this round's purchases of the pair a-b to `points` (0 removes them)."""
-        game_id = (await self.find_game(caller, game_opt)).id
         ca, cb = parse_character(a), parse_character(b)
         if points < 0:
             raise UserError("Points cannot be negative (use 0 to cancel a purchase).")
         if points > MAX_POINTS:
             raise UserError(f"At most {MAX_POINTS} points at a time.")
-        async with self.lock(game_id):
-            seated, state, row, _ = await self._round_context(game_id, caller)
+        async with self._round(caller, game_opt) as (seated, state, row, _):
             game = seated.game
             pair = sorted([ca.value, cb.value])
             kept = [p for p in row.buys if sorted(p) != pair]
@@ -381,25 +398,37 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
                 raise err
             new_row = SubmissionRow(game.round, row.seat, row.actions, buys, row.guess)
             await self._check_whole(state, seated.seat or "", new_row)
-            async with self.db.transaction() as conn:
-                await self._record(conn, game, new_row)
-            self._committed()
+            await self._record(game, new_row)
         log.info("game %s round %s: purchases recorded for %s", seated.game.id, seated.game.round, seated.seat)
         return buys, state.garnets.get(seated.seat or "", 0)
 
-    async def _round_context(self, game_id: int, caller: Caller) -> tuple[Seated, GameState, SubmissionRow, int]:
-        """The game and the caller's seat, its state, the caller's row and how many other seats have
-        acted, for a round submission; read on a READER in one statement, not on the writer. Call it
-        holding the game's lock.
+    @asynccontextmanager
+    async def _round(
+        self, caller: Caller, game_opt: str | None
+    ) -> AsyncIterator[tuple[Seated, GameState, SubmissionRow, int]]:
+        """Holding the game's lock: the game and the caller's seat, its state, the caller's row and how
+        many other seats have acted, for a round submission, read in ONE statement on a reader.
 
-        Why this is current: every write to a game's `games` and `submissions` rows (lobby, submissions,
-        resolution and reminders from timers, every host command) runs under that game's lock (the
-        scheduler and delivery write only timer and outbox rows), and `transaction()`
-        returns only once its COMMIT is over, before the lock is released. So once we hold the lock,
-        no write to this game is pending or can start, and a reader sees the latest committed rows
-        until we write. `_record` still re-checks phase_seq in its write, so even a writer that broke
-        this rule could not get a submission recorded for the wrong round."""
-        ctx = await subs_repo.round_context(self.db, game_id, caller.user_id)
+        Why a reader is current: every write to a game's `games` and `submissions` rows (lobby,
+        submissions, resolution and reminders from timers, every host command) runs under that game's
+        lock (the scheduler and delivery write only timer and outbox rows), and every write returns only
+        once it is committed, before the lock is released. So once we hold the lock, no write to this
+        game is pending or can start, and a reader sees the latest committed rows until we write.
+        `_record` still re-checks phase_seq in its write, so even a writer that broke this rule could not
+        get a submission recorded for the wrong round."""
+        game_id, hinted = await self._game_id(caller, game_opt)
+        async with self.lock(game_id):
+            ctx = await subs_repo.round_context(self.db, game_id, caller.user_id)
+            if not (hinted and self._stale(ctx, caller)):
+                yield self._round_checked(ctx, caller)
+                return
+        game_id, _ = await self._game_id(caller, game_opt, fresh=True)  # the game the hint named is over
+        async with self.lock(game_id):
+            yield self._round_checked(await subs_repo.round_context(self.db, game_id, caller.user_id), caller)
+
+    def _round_checked(
+        self, ctx: subs_repo.RoundContext | None, caller: Caller
+    ) -> tuple[Seated, GameState, SubmissionRow, int]:
         if ctx is None:
             raise NoGame("That game no longer exists.")
         if ctx.seat is None:
@@ -415,12 +444,25 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
         row = ctx.row or SubmissionRow(game.round, ctx.seat, None, [], None)
         return Seated(game, Roster(ctx.players), ctx.seat), state, row, ctx.others_in
 
-    async def _record(self, conn: aiosqlite.Connection, game: GameRow, row: SubmissionRow) -> None:
-        """Write a round submission in one statement, only if the game is still in the phase it was
-        checked against (compare on phase_seq inside the write): a round that resolved meanwhile is
-        refused, never recorded for the next round. The COMMIT that follows makes it durable before
-        the player is answered."""
-        if not await subs_repo.put_submission_if_open(conn, game.id, game.phase_seq, row, self.clock()):
+    async def _record(self, game: GameRow, row: SubmissionRow, *, resolve_now: bool = False) -> None:
+        """Write a round submission, only if the game is still in the phase it was checked against (a
+        compare on phase_seq inside the write): a round that resolved meanwhile is refused, never
+        recorded for the next round. Returns once the row is on disk, before the player is answered.
+
+        Alone, the row goes through the batching writer (one round trip, shared with whoever submits
+        at the same moment). With `resolve_now` ("all five in") the row and a due deadline timer are
+        committed together, so a crash cannot keep the one without the other."""
+        if resolve_now:
+            async with self.db.transaction() as conn:
+                ok = await subs_repo.put_submission_if_open(conn, game.id, game.phase_seq, row, self.clock())
+                if ok:
+                    await timers_repo.add_timer(conn, game.id, "deadline", game.phase_seq, self.clock())
+            if ok:
+                self._committed()
+        else:
+            # Nothing the timer and outbox loops watch changes: no need to wake them.
+            ok = await self.submissions.put_if_open(game.id, game.phase_seq, row, self.clock())
+        if not ok:
             raise UserError(
                 f"Round {game.round} was resolved just before your command arrived, so it was not recorded. "
                 "Look at the new board and submit again."

@@ -106,3 +106,22 @@ async def test_reminders_go_to_those_who_have_not_submitted(service: GameService
     # a stale reminder (another phase) does nothing
     await service.on_timer(game_id, "reminder", seq - 1)
     assert len([o for o in await outbox(service) if "reminder" in o["payload"]["content"]]) == 4
+
+
+async def test_a_new_game_in_the_channel_gets_the_commands_after_the_last_one_ended(service: GameService) -> None:
+    """The service remembers each channel's game to save a read; once that game has ended and another
+    has opened in the same channel, commands (and autocomplete) reach the new game, not the old."""
+    first = await drafted_game(service)
+    await service.submit_actions(PLAYERS["andy"], *WE1["andy"])  # the channel's game is now remembered
+    assert (await service.play_context(PLAYERS["andy"]))[0].id == first
+    if (await service.admin_end(HOST, reveal=False)).status != "ended":  # an EC decision was pending
+        await service.admin_end(HOST, reveal=False)
+    assert await service.play_context(PLAYERS["andy"]) is None  # ended: nothing to offer
+    with pytest.raises(UserError):
+        await service.submit_actions(PLAYERS["andy"], *WE1["andy"])
+    second = await drafted_game(service)
+    assert second != first
+    assert (await service.play_context(PLAYERS["cara"]))[0].id == second
+    await service.submit_actions(PLAYERS["andy"], *WE1["andy"])
+    rows = await service.db.fetchall("SELECT game_id FROM submissions WHERE seat = 'p1' AND round = 1")
+    assert sorted(r["game_id"] for r in rows) == [first, second]

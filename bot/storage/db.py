@@ -252,6 +252,18 @@ class Database:
             await _finish(self._commit_later(batch))
         await batch.done
 
+    async def write_alone(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        """Run ONE statement as a transaction of its own (SQLite's autocommit), under the writer lock and
+        after committing any open batch: one round trip to the writer's thread, on disk when it returns
+        (synchronous=FULL). Returns the statement's rows (RETURNING). A failing statement changes nothing:
+        SQLite rolls a statement back as a whole."""
+        async with self._writer():
+            await self._settle()
+            rows = await _finish(self.conn.execute_fetchall(sql, tuple(params)))
+            self.commits += 1
+            self.transactions += 1
+            return list(rows)
+
     async def _undo(self, conn: aiosqlite.Connection, batch: _Batch, first: bool) -> None:
         """With the writer lock: roll back the failed transaction's changes, and only those."""
         if first:  # the batch holds nothing else
