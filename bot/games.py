@@ -11,7 +11,6 @@ import asyncio
 import logging
 import sqlite3
 import time
-from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -56,6 +55,24 @@ MAX_DEADLINE_HOURS = 24 * 60
 MAX_POINTS = 50  # friendship points in one purchase (the option's range)
 
 
+class GameLock(asyncio.Lock):
+    """A game's lock. Whoever takes it may change the game's rows, so taking it forgets the game's
+    remembered round context; only the submission path, which keeps that context current itself, takes
+    it with `acquire_keeping`."""
+
+    def __init__(self, forget: Callable[[], None]) -> None:
+        super().__init__()
+        self._forget = forget
+
+    async def acquire(self) -> bool:
+        await super().acquire()
+        self._forget()
+        return True
+
+    async def acquire_keeping(self) -> None:
+        await super().acquire()
+
+
 @dataclass(frozen=True, slots=True)
 class Seated:
     """A game and the caller's seat in it (None for a host who is not playing)."""
@@ -70,7 +87,11 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
         self.db = db
         self.host_role = host_role
         self.clock = clock
-        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks: dict[int, GameLock] = {}
+        # game id -> its round context as last read or written by the submission path, under the game's
+        # lock. Any other holder of the lock forgets it on taking the lock (GameLock), so it is current
+        # whenever the submission path holds the lock: every write to a game's rows holds that lock.
+        self._contexts: dict[int, subs_repo.RoundContext] = {}
         # channel id -> the id of the game last found active there: saves a read per command. Only a hint:
         # whoever uses it re-checks, in the read it makes anyway, that the game is still that channel's.
         self._channel_games: dict[int, int] = {}
@@ -79,9 +100,21 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
         self.outbox_changed: Callable[[], None] = lambda: None
         self.timers_changed: Callable[[], None] = lambda: None
 
-    def lock(self, game_id: int) -> asyncio.Lock:
+    CONTEXTS_MAX = 4096  # remembered round contexts (a few KiB each); the oldest is forgotten first
+
+    def lock(self, game_id: int) -> GameLock:
         """One lock per game: its commands serialize, other games run in parallel."""
-        return self._locks[game_id]
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = GameLock(lambda: self._contexts.pop(game_id, None))
+        return lock
+
+    def _remember(self, ctx: subs_repo.RoundContext) -> None:
+        """Under the game's lock (taken with acquire_keeping): `ctx` is the game's current round context."""
+        contexts = self._contexts
+        if ctx.game.id not in contexts and len(contexts) >= self.CONTEXTS_MAX:
+            del contexts[next(iter(contexts))]
+        contexts[ctx.game.id] = ctx
 
     def _committed(self) -> None:
         self.outbox_changed()
@@ -163,21 +196,27 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
         self, caller: Caller, game_opt: str | None = None
     ) -> tuple[GameRow, GameState, str, Roster] | None:
         """The round state and the caller's seat, for autocomplete; None when there is nothing to offer.
-        One read (no lock: autocomplete only offers; the submission re-checks everything)."""
+        At most one read, and no lock: autocomplete only offers, the submission re-checks everything."""
         try:
             game_id, hinted = await self._game_id(caller, game_opt)
-            ctx = await subs_repo.round_context(self.db, game_id, caller.user_id)
+            ctx = await self._peek_context(game_id)
             if hinted and self._stale(ctx, caller):
                 game_id, _ = await self._game_id(caller, game_opt, fresh=True)
-                ctx = await subs_repo.round_context(self.db, game_id, caller.user_id)
+                ctx = await self._peek_context(game_id)
         except UserError:
             return None
-        if ctx is None or ctx.seat is None:
+        seat = None if ctx is None else ctx.seat_of(caller.user_id)
+        if ctx is None or seat is None:
             return None
         game = ctx.game
         if game.status != ROUND or game.state is None:
             return None
-        return game, codec.game_state(game), ctx.seat, Roster(ctx.players)
+        return game, codec.game_state(game), seat, Roster(ctx.players)
+
+    async def _peek_context(self, game_id: int) -> subs_repo.RoundContext | None:
+        """The remembered context, else one read (not remembered: that needs the game's lock)."""
+        ctx = self._contexts.get(game_id)
+        return ctx if ctx is not None else await subs_repo.round_context(self.db, game_id)
 
     async def _game_id(self, caller: Caller, game_opt: str | None, *, fresh: bool = False) -> tuple[int, bool]:
         """The id of the game a command is for, and whether it came from the channel hint (unchecked)."""
@@ -407,31 +446,51 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
         self, caller: Caller, game_opt: str | None
     ) -> AsyncIterator[tuple[Seated, GameState, SubmissionRow, int]]:
         """Holding the game's lock: the game and the caller's seat, its state, the caller's row and how
-        many other seats have acted, for a round submission, read in ONE statement on a reader.
+        many other seats have acted, for a round submission. From the remembered context, else read in
+        ONE statement on a reader.
 
-        Why a reader is current: every write to a game's `games` and `submissions` rows (lobby,
+        Why both are current: every write to a game's `games`, `players` and `submissions` rows (lobby,
         submissions, resolution and reminders from timers, every host command) runs under that game's
         lock (the scheduler and delivery write only timer and outbox rows), and every write returns only
         once it is committed, before the lock is released. So once we hold the lock, no write to this
-        game is pending or can start, and a reader sees the latest committed rows until we write.
+        game is pending or can start, and a reader sees the latest committed rows until we write. The
+        remembered context is forgotten by anyone else who takes the lock, and updated by `_record`.
         `_record` still re-checks phase_seq in its write, so even a writer that broke this rule could not
         get a submission recorded for the wrong round."""
         game_id, hinted = await self._game_id(caller, game_opt)
-        async with self.lock(game_id):
-            ctx = await subs_repo.round_context(self.db, game_id, caller.user_id)
+        lock = self.lock(game_id)
+        await lock.acquire_keeping()
+        try:
+            ctx = await self._context(game_id)
             if not (hinted and self._stale(ctx, caller)):
                 yield self._round_checked(ctx, caller)
                 return
+        finally:
+            lock.release()
         game_id, _ = await self._game_id(caller, game_opt, fresh=True)  # the game the hint named is over
-        async with self.lock(game_id):
-            yield self._round_checked(await subs_repo.round_context(self.db, game_id, caller.user_id), caller)
+        lock = self.lock(game_id)
+        await lock.acquire_keeping()
+        try:
+            yield self._round_checked(await self._context(game_id), caller)
+        finally:
+            lock.release()
+
+    async def _context(self, game_id: int) -> subs_repo.RoundContext | None:
+        """Holding the game's lock: its current round context (remembered, else read and remembered)."""
+        ctx = self._contexts.get(game_id)
+        if ctx is None:
+            ctx = await subs_repo.round_context(self.db, game_id)
+            if ctx is not None:
+                self._remember(ctx)
+        return ctx
 
     def _round_checked(
         self, ctx: subs_repo.RoundContext | None, caller: Caller
     ) -> tuple[Seated, GameState, SubmissionRow, int]:
         if ctx is None:
             raise NoGame("That game no longer exists.")
-        if ctx.seat is None:
+        seat = ctx.seat_of(caller.user_id)
+        if seat is None:
             raise NotAllowed("You are not a player in this game, so you cannot do that here.")
         game = ctx.game
         if game.status == DRAFT:
@@ -441,8 +500,8 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
         opened = ctx.prev_resolved_at if game.round > 1 else _draft_resolved_at(game)
         self._refuse_if_issued_before(game, caller, opened)
         state = codec.game_state(game)
-        row = ctx.row or SubmissionRow(game.round, ctx.seat, None, [], None)
-        return Seated(game, Roster(ctx.players), ctx.seat), state, row, ctx.others_in
+        row = ctx.rows.get(seat) or SubmissionRow(game.round, seat, None, [], None)
+        return Seated(game, Roster(ctx.players), seat), state, row, ctx.others_in(seat)
 
     async def _record(self, game: GameRow, row: SubmissionRow, *, resolve_now: bool = False) -> None:
         """Write a round submission, only if the game is still in the phase it was checked against (a
@@ -452,6 +511,7 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
         Alone, the row goes through the batching writer (one round trip, shared with whoever submits
         at the same moment). With `resolve_now` ("all five in") the row and a due deadline timer are
         committed together, so a crash cannot keep the one without the other."""
+        ctx = self._contexts.pop(game.id, None)  # back only once the row is known to be written
         if resolve_now:
             async with self.db.transaction() as conn:
                 ok = await subs_repo.put_submission_if_open(conn, game.id, game.phase_seq, row, self.clock())
@@ -462,6 +522,8 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
         else:
             # Nothing the timer and outbox loops watch changes: no need to wake them.
             ok = await self.submissions.put_if_open(game.id, game.phase_seq, row, self.clock())
+        if ok and ctx is not None and ctx.game.phase_seq == game.phase_seq:
+            self._remember(ctx.with_row(row))
         if not ok:
             raise UserError(
                 f"Round {game.round} was resolved just before your command arrived, so it was not recorded. "

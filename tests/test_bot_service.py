@@ -125,3 +125,45 @@ async def test_a_new_game_in_the_channel_gets_the_commands_after_the_last_one_en
     await service.submit_actions(PLAYERS["andy"], *WE1["andy"])
     rows = await service.db.fetchall("SELECT game_id FROM submissions WHERE seat = 'p1' AND round = 1")
     assert sorted(r["game_id"] for r in rows) == [first, second]
+
+
+async def test_the_remembered_round_context_follows_every_change(service: GameService) -> None:
+    """Submissions keep the game's round context in memory between commands; every other command on the
+    game (a replacement, a pause, a resolution) must be seen by the next submission all the same."""
+    from bot.context import Member
+
+    game_id = await drafted_game(service)
+    andy, newbie = PLAYERS["andy"], Caller(555, "newbie", "Newbie", GUILD, CHANNEL)
+
+    async def row(seat: str, round_no: int = 1) -> dict:
+        found = await service.db.fetchone(
+            "SELECT * FROM submissions WHERE game_id = ? AND round = ? AND seat = ?", (game_id, round_no, seat)
+        )
+        return dict(found) if found else {}
+
+    await service.submit_actions(andy, *WE1["andy"])
+    acted = (await row("p1"))["actions_json"]
+    await service.buy_friendship(andy, "banker", "governor", 1)  # keeps the actions just written
+    assert (await row("p1"))["actions_json"] == acted
+    assert json.loads((await row("p1"))["buys_json"]) == [["banker", "governor"]]
+    await service.submit_actions(andy, *WE1["andy"])  # keeps the purchase just written
+    assert json.loads((await row("p1"))["buys_json"]) == [["banker", "governor"]]
+
+    await service.admin_replace(HOST, Member(andy.user_id, "andy", "Andy"), Member(555, "newbie", "Newbie"))
+    with pytest.raises(NotAllowed):
+        await service.submit_actions(andy, *WE1["andy"])
+    seated, _ = await service.submit_actions(newbie, *WE1["andy"])
+    assert seated.seat == "p1"
+
+    await service.admin_pause(HOST, True)
+    for n in NAMES[1:]:  # Cara's ability names the seat's new holder: the roster is current too
+        await service.submit_actions(PLAYERS[n], *(a.replace("Andy", "Newbie") for a in WE1[n]))
+    due = "SELECT COUNT(*) AS n FROM timers WHERE game_id = ? AND kind = 'deadline' AND due_at <= ?"
+    assert (await service.db.fetchone(due, (game_id, service.clock() + 1)))["n"] == 0  # paused: no resolving
+    await service.admin_pause(HOST, False)
+    assert (await service.db.fetchone(due, (game_id, service.clock() + 1)))["n"] == 1  # all five in
+
+    assert await service.resolve(game_id)
+    seated, _ = await service.submit_actions(newbie, "move vertical detective", "converse store_clerk")
+    assert seated.game.round == 2
+    assert (await row("p1", 2))["actions_json"]

@@ -41,58 +41,61 @@ async def round_submission(conn: aiosqlite.Connection, game_id: int, round_no: i
     return None if row is None else SubmissionRow.from_row(row)
 
 
-def _json_or_none(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
-
-
 @dataclass(frozen=True, slots=True)
 class RoundContext:
-    """What a round submission is checked against, read in one statement (so one consistent snapshot)."""
+    """What a round submission is checked against: the game, its seats, this round's rows and when the
+    round opened, read in one statement (so one consistent snapshot)."""
 
     game: GameRow
     players: list[PlayerRow]  # the game's seats
-    seat: str | None  # the caller's seat, None if the caller does not play in this game
-    row: SubmissionRow | None  # the caller's row for the game's current round, if any
-    others_in: int  # other seats that have submitted their actions this round
+    rows: dict[str, SubmissionRow]  # this round's submission rows, by seat
     prev_resolved_at: float | None  # round_log.resolved_at of the round before the current one, if any
 
+    def seat_of(self, user_id: int) -> str | None:
+        for player in self.players:
+            if player.user_id == user_id:
+                return player.seat
+        return None
 
-# games.* first (GameRow.from_row compares only those columns), then the seats as one JSON array, the
-# caller's seat and submission row, the other seats' count and the previous round's resolution time:
-# one reader round trip instead of a BEGIN, four queries and a COMMIT.
+    def others_in(self, seat: str) -> int:
+        """Other seats that have submitted their actions this round."""
+        return sum(1 for other, row in self.rows.items() if other != seat and row.actions is not None)
+
+    def with_row(self, row: SubmissionRow) -> RoundContext:
+        """This context once `row` is written (a new object: a context is never changed in place)."""
+        return RoundContext(self.game, self.players, {**self.rows, row.seat: row}, self.prev_resolved_at)
+
+
+# games.* first (GameRow.from_row compares only those columns), then the seats and this round's rows as
+# JSON arrays and the previous round's resolution time: one reader round trip instead of a BEGIN, four
+# queries and a COMMIT.
 _ROUND_CONTEXT = (
     "SELECT g.*,"
     " (SELECT json_group_array(json_array(seat, join_seq, user_id, user_name, display_name, start_garnets))"
     "  FROM players WHERE game_id = g.id) AS ctx_players,"
-    " p.seat AS ctx_seat, s.seat IS NOT NULL AS ctx_found, s.actions_json AS ctx_actions,"
-    " s.buys_json AS ctx_buys, s.guess_json AS ctx_guess,"
-    " (SELECT COUNT(*) FROM submissions o WHERE o.game_id = g.id AND o.round = g.round AND o.seat IS NOT p.seat"
-    "  AND o.actions_json IS NOT NULL) AS ctx_others_in,"
+    " (SELECT json_group_array(json_array(seat, json(actions_json), json(buys_json), json(guess_json)))"
+    "  FROM submissions s WHERE s.game_id = g.id AND s.round = g.round) AS ctx_rows,"
     " (SELECT r.resolved_at FROM round_log r WHERE r.game_id = g.id AND r.round = g.round - 1) AS ctx_prev"
-    " FROM games g"
-    " LEFT JOIN players p ON p.game_id = g.id AND p.user_id = ?"
-    " LEFT JOIN submissions s ON s.game_id = g.id AND s.round = g.round AND s.seat = p.seat"
-    " WHERE g.id = ?"
+    " FROM games g WHERE g.id = ?"
 )
-_ROUND_CONTEXT_EXTRA = 8  # columns after games.*
+_ROUND_CONTEXT_EXTRA = 3  # columns after games.*
 
 
-async def round_context(db: Database, game_id: int, user_id: int) -> RoundContext | None:
-    """The game, its seats, the caller's seat and submission, and how many other seats have acted:
-    one statement on a reader (not the writer). None if the game does not exist."""
+async def round_context(db: Database, game_id: int) -> RoundContext | None:
+    """The game, its seats and this round's rows: one statement on a reader (not the writer). None if
+    the game does not exist."""
     async with db.reader() as conn:
-        found = await fetch_one(conn, _ROUND_CONTEXT, (user_id, game_id))
+        found = await fetch_one(conn, _ROUND_CONTEXT, (game_id,))
     if found is None:
         return None
     game = GameRow.from_row(found, extra=_ROUND_CONTEXT_EXTRA)
     players = [PlayerRow(game_id, *values) for values in json.loads(found["ctx_players"])]
-    seat = found["ctx_seat"]
-    row = None
-    if found["ctx_found"]:
-        actions, buys, guess = found["ctx_actions"], found["ctx_buys"], found["ctx_guess"]
-        row = SubmissionRow(game.round, seat, _json_or_none(actions), json.loads(buys), _json_or_none(guess))
+    rows = {
+        seat: SubmissionRow(game.round, seat, actions, buys, guess)
+        for seat, actions, buys, guess in json.loads(found["ctx_rows"])
+    }
     prev = found["ctx_prev"]
-    return RoundContext(game, players, seat, row, int(found["ctx_others_in"]), None if prev is None else float(prev))
+    return RoundContext(game, players, rows, None if prev is None else float(prev))
 
 
 async def all_round_submissions(conn: aiosqlite.Connection, game_id: int) -> list[SubmissionRow]:
