@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _harness import BotProcess, Probe, build_world, machine, seed  # noqa: E402
+from _harness import BotProcess, Probe, build_world, machine, quiet_driver_gc, seed  # noqa: E402
 
 LEAD = 1.0  # seconds between the bot being ready and the common deadline
 
@@ -56,6 +56,7 @@ async def scenario(n_games: int, rng_seed: int) -> None:
             conn.close()
             bot = BotProcess(fd, db_path)
             info = await bot.start()
+            quiet_driver_gc()
             print(f"\n== {n_games} game(s), deadlines at the same moment; seeded in {seeded:.1f} s, bot ready in "
                   f"{info['ready']:.2f} s, deadline {deadline - time.time():.2f} s later ==")
             first = len(probe.stored)

@@ -584,7 +584,20 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
                     return False
                 done = await phases.resolve_phase(conn, game, self.clock())
             self._committed()
+            if done:
+                await self._prefetch_context(game_id)
         return done
+
+    async def _prefetch_context(self, game_id: int) -> None:
+        """Holding the game's lock, just after a resolution: read the new round's context now, so the
+        round's first submission (everyone submits right after a new board) does not wait for the read."""
+        try:
+            ctx = await subs_repo.round_context(self.db, game_id)
+        except Exception:  # only an optimisation: the first submission will read it instead
+            log.debug("could not read game %s's new round context", game_id, exc_info=True)
+            return
+        if ctx is not None and ctx.game.status == ROUND:
+            self._remember(ctx)
 
     async def on_timer(self, game_id: int, kind: str, phase_seq: int, timer_id: int | None = None) -> None:
         if kind == "deadline":

@@ -164,7 +164,8 @@ async def test_dead_governor_moves_only_and_still_reads_its_status(tmp_path: Pat
     state = new_game([f"p{i}" for i in range(1, 6)], seats, garnets={f"p{i}": 20 for i in range(1, 6)})
     positions = {c: loc for c, loc in state.positions.items() if c is not Character.GOVERNOR}
     state = state.with_changes(governor_alive=False, positions=positions)
-    async with svc.db.transaction() as conn:
+    # Like every write to a game's rows, under the game's lock (the service keeps what it read until then).
+    async with svc.lock(gid), svc.db.transaction() as conn:
         await conn.execute("UPDATE games SET state_json = ? WHERE id = ?", (json.dumps(state.to_dict()), gid))
     eve = now("eve")
     before = await snapshot(svc.db)
