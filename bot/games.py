@@ -3,6 +3,10 @@
 Every state change is one transaction under the game's asyncio lock; messages caused by it are
 written to the outbox in that same transaction and delivered afterwards (bot/delivery.py).
 No rule lives here: legality, resolution and results all come from `rules`.
+
+The one rule the submission path relies on: every write to a game's `games`, `players` or
+`submissions` rows holds that game's lock (`GameService.lock`). Submissions read a game's round
+context under the lock and keep it in memory; whoever else takes the lock forgets it (`GameLock`).
 """
 
 from __future__ import annotations
