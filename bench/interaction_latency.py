@@ -167,14 +167,14 @@ async def scenario(n_games: int, samples: int, rng_seed: int, only: str | None =
                     print(f"  only {only}, one in flight: {summary(xs)}")
                     return
                 await drv.sequential(max(30, samples // 10), bot)  # warm-up
-                # The first act in a game since start-up (or since its last resolution) reads the game's
-                # round context from SQLite; later ones find it in memory. Both, measured apart: first
-                # the cold acts, one per game not touched yet, then one act in every other game, so the
-                # loads below see every game warm (as between two deadlines of a game night).
+                # The first act in each game since the bot started is the first use of that game's state
+                # and rows (the bot reads every round context at start-up, GameService.warm_contexts).
+                # Measured apart: one act in each game not touched yet, then one in every other game, so
+                # the loads below see every game warm (as between two deadlines of a game night).
                 cold = [s for s in spots if s.game_id not in drv.touched]
                 xs = [await drv.one("act", spot) for spot in cold[:samples]]
                 if xs:
-                    print(f"  first act in a game (round context read from SQLite), one in flight: {summary(xs)}")
+                    print(f"  first act in a game since start-up, one in flight: {summary(xs)}")
                 for spot in spots:
                     if spot.game_id not in drv.touched:
                         await drv.one("act", spot)

@@ -52,6 +52,7 @@ class CrimeCityBot(commands.Bot):
         self.scheduler = Scheduler(self.db, self._on_timer)
         self.service.outbox_changed = self.delivery.kick
         self.service.timers_changed = self.scheduler.wake
+        self._warming: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         from .cogs import CrimeCityCog
@@ -68,10 +69,20 @@ class CrimeCityBot(commands.Bot):
         await self.sync_commands()
         await self.delivery.start()
         self.scheduler.start()
+        self._warming = asyncio.create_task(self._warm_contexts(), name="crimecity-warm-contexts")
+
+    async def _warm_contexts(self) -> None:
+        try:
+            warmed = await self.service.warm_contexts()
+            log.debug("read the round context of %d games in round play", warmed)
+        except Exception:  # only saves each game's first act one read
+            log.warning("could not read the round contexts at start-up", exc_info=True)
 
     async def close(self) -> None:
         # Our loops first, then the gateway (no new commands), then the database, which waits for
         # a transaction in progress (a command already being answered) to commit.
+        if self._warming is not None:
+            self._warming.cancel()
         await self.scheduler.stop()
         await self.delivery.stop()
         await super().close()

@@ -592,9 +592,30 @@ class GameService(HostingMixin, ReportsMixin, PanelMixin, HistoryMixin):
                 await self._prefetch_context(game_id)
         return done
 
+    async def warm_contexts(self) -> int:
+        """At start-up, in the background: read the round context of every game in round play (under
+        each game's lock, as the submission path does), so no game's first act after a restart waits for
+        it. Games someone is using meanwhile are skipped: their commands read it themselves. Returns how
+        many were read."""
+        rows = await self.db.fetchall("SELECT id FROM games WHERE status = ? ORDER BY id DESC", (ROUND,))
+        warmed = 0
+        for row in rows[: self.CONTEXTS_MAX]:
+            game_id = row["id"]
+            lock = self.lock(game_id)
+            if lock.locked() or game_id in self._contexts:
+                continue
+            await lock.acquire_keeping()
+            try:
+                if game_id not in self._contexts:
+                    await self._prefetch_context(game_id)
+                    warmed += game_id in self._contexts
+            finally:
+                lock.release()
+        return warmed
+
     async def _prefetch_context(self, game_id: int) -> None:
-        """Holding the game's lock, just after a resolution: read the new round's context now, so the
-        round's first submission (everyone submits right after a new board) does not wait for the read."""
+        """Holding the game's lock, just after a resolution (or at start-up): read the round's context now,
+        so the round's first submission (everyone submits right after a new board) does not wait for it."""
         try:
             ctx = await subs_repo.round_context(self.db, game_id)
         except Exception:  # only an optimisation: the first submission will read it instead

@@ -167,3 +167,24 @@ async def test_the_remembered_round_context_follows_every_change(service: GameSe
     seated, _ = await service.submit_actions(newbie, "move vertical detective", "converse store_clerk")
     assert seated.game.round == 2
     assert (await row("p1", 2))["actions_json"]
+
+
+async def test_start_up_reads_the_contexts_of_games_in_round_play(tmp_path) -> None:
+    """After a restart the round contexts are read in the background, so no game's first act waits."""
+    db = Database(tmp_path / "game.db")
+    await db.open()
+    first = GameService(db)
+    game_id = await drafted_game(first)  # round play
+    await first.new_game(Caller(1, "host", "Host", GUILD, 21, manage_guild=True), rounds=6, deadline_hours=24,
+                         garnets=0, wait_for_deadline=False)  # another channel, still in its lobby
+    await db.close()
+
+    db = Database(tmp_path / "game.db")
+    await db.open()
+    restarted = GameService(db)
+    assert await restarted.warm_contexts() == 1
+    assert list(restarted._contexts) == [game_id]
+    assert await restarted.warm_contexts() == 0  # nothing left to read
+    seated, _ = await restarted.submit_actions(PLAYERS["andy"], *WE1["andy"])
+    assert seated.game.id == game_id and seated.game.round == 1
+    await db.close()
