@@ -135,3 +135,18 @@ async def test_a_cancelled_caller_still_settles_its_row(db: Database, tmp_path: 
         await task
     assert (1, "p1") in _stored(tmp_path / "w.db")
     assert await writer.put_if_open(2, 5, _row("p1", 2), 1.0)  # the writer is not left stuck
+
+
+async def test_a_cancelled_follower_waits_for_its_batch(db: Database, tmp_path: Path) -> None:
+    """A caller whose row waits behind another batch, cancelled meanwhile, returns only once its own
+    batch is over (here: written), never with its write still queued."""
+    writer = SubmissionWriter(db)
+    leader = asyncio.create_task(writer.put_if_open(1, 5, _row("p1", 1), 1.0))
+    await asyncio.sleep(0)  # the leader's row is on the writer's thread
+    follower = asyncio.create_task(writer.put_if_open(2, 5, _row("p1", 2), 1.0))
+    await asyncio.sleep(0)  # queued for the next batch
+    follower.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await follower
+    assert (2, "p1") in _stored(tmp_path / "w.db")
+    assert await leader

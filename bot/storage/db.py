@@ -256,10 +256,21 @@ class Database:
         """Run ONE statement as a transaction of its own (SQLite's autocommit), under the writer lock and
         after committing any open batch: one round trip to the writer's thread, on disk when it returns
         (synchronous=FULL). Returns the statement's rows (RETURNING). A failing statement changes nothing:
-        SQLite rolls a statement back as a whole."""
+        SQLite rolls a statement back as a whole.
+
+        Awaited directly, without a task and a shield around it (each costs a turn of the loop): the
+        first step of the await already queues the statement on the writer's thread. If the caller is
+        cancelled, the statement still runs, and the writer is held until a no-op queued behind it has
+        run, so nothing else writes before it is over."""
         async with self._writer():
             await self._settle()
-            rows = await _finish(self.conn.execute_fetchall(sql, tuple(params)))
+            conn = self.conn
+            try:
+                rows = await conn.execute_fetchall(sql, tuple(params))
+            except asyncio.CancelledError:
+                with suppress(Exception):
+                    await _finish(conn.execute_fetchall("SELECT 1"))
+                raise
             self.commits += 1
             self.transactions += 1
             return list(rows)

@@ -26,7 +26,8 @@ from .submissions import _COLUMNS, _UPSERT, _values
 
 log = logging.getLogger(__name__)
 
-_Item = tuple[tuple[Any, ...], "asyncio.Future[bool]"]  # (the row's values + phase_seq, its outcome)
+# (the row's values + phase_seq, its outcome, set once its batch is over whatever the outcome)
+_Item = tuple[tuple[Any, ...], "asyncio.Future[bool]", "asyncio.Future[None]"]
 
 
 @lru_cache(maxsize=64)
@@ -59,49 +60,58 @@ class SubmissionWriter:
     async def put_if_open(self, game_id: int, phase_seq: int, row: SubmissionRow, now: float) -> bool:
         """Write (insert or replace) `row` only if the game is still in round play in phase `phase_seq`
         and round `row.round`. True once it is on disk; False if the phase moved on (nothing written).
-        Not cancellable: the caller holds the game's lock until its row is settled either way."""
-        fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._queue.append(((*_values(game_id, row, now), phase_seq), fut))
-        if not self._writing:
-            # Nobody is writing: write this batch here, without a task switch. Whatever arrives meanwhile
-            # is left to a task, so this caller is answered as soon as its own row is on disk.
-            self._writing = True
-            try:
-                await self._write_next()
-            finally:
-                if self._queue:  # stays "writing": the task takes over
-                    self._task = asyncio.ensure_future(self._drain())
-                else:
-                    self._writing = False
-        return await _finish(fut)
+        A cancelled caller still waits until its row's batch is over, so it never lets go of the game's
+        lock with its write in flight."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[bool] = loop.create_future()
+        settled: asyncio.Future[None] = loop.create_future()
+        self._queue.append(((*_values(game_id, row, now), phase_seq), fut, settled))
+        try:
+            if not self._writing:
+                # Nobody is writing: write this batch here, without a task switch. Whatever arrives
+                # meanwhile is left to a task, so this caller is answered once its own row is on disk.
+                self._writing = True
+                try:
+                    await self._write_next()
+                finally:
+                    if self._queue:  # stays "writing": the task takes over
+                        self._task = asyncio.ensure_future(self._drain())
+                    else:
+                        self._writing = False
+            # Awaited directly (no shield): a shield would cost every caller one more turn of the loop.
+            return await fut
+        except asyncio.CancelledError:
+            await _finish(settled)
+            raise
 
     async def _write_next(self) -> None:
         batch, self._queue = self._queue[: self.MAX_ROWS], self._queue[self.MAX_ROWS :]
         try:
             await self._write(batch)
         except BaseException as exc:  # cancelled: nobody in this batch may wait forever
-            error = exc if isinstance(exc, Exception) else RuntimeError("the database is closing")
-            for _, fut in batch:
-                if not fut.done():
-                    fut.set_exception(error)
+            _fail(batch, exc)
             raise
+        finally:
+            for _, _, settled in batch:
+                if not settled.done():
+                    settled.set_result(None)
 
     async def _drain(self) -> None:
         try:
             while self._queue:
                 await self._write_next()
         except BaseException as exc:
-            error = exc if isinstance(exc, Exception) else RuntimeError("the database is closing")
             pending, self._queue = self._queue, []
-            for _, fut in pending:
-                if not fut.done():
-                    fut.set_exception(error)
+            _fail(pending, exc)
+            for _, _, settled in pending:
+                if not settled.done():
+                    settled.set_result(None)
             raise
         finally:
             self._writing = False
 
     async def _write(self, batch: list[_Item]) -> None:
-        params = [value for values, _ in batch for value in values]
+        params = [value for values, _, _ in batch for value in values]
         try:
             rows = await self._db.write_alone(_batch_sql(len(batch)), params)
         except Exception as exc:
@@ -110,12 +120,17 @@ class SubmissionWriter:
                 for item in batch:
                     await self._write([item])
                 return
-            _, fut = batch[0]
-            if not fut.done():
-                fut.set_exception(exc)
+            _fail(batch, exc)
             return
         self.batches += 1
         written = {(r[0], r[1], r[2]) for r in rows}
-        for values, fut in batch:
+        for values, fut, _ in batch:
             if not fut.done():
                 fut.set_result(values[:3] in written)
+
+
+def _fail(items: list[_Item], exc: BaseException) -> None:
+    error = exc if isinstance(exc, Exception) else RuntimeError("the database is closing")
+    for _, fut, _ in items:
+        if not fut.done():
+            fut.set_exception(error)
