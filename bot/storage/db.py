@@ -252,11 +252,14 @@ class Database:
             await _finish(self._commit_later(batch))
         await batch.done
 
-    async def write_alone(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        """Run ONE statement as a transaction of its own (SQLite's autocommit), under the writer lock and
-        after committing any open batch: one round trip to the writer's thread, on disk when it returns
-        (synchronous=FULL). Returns the statement's rows (RETURNING). A failing statement changes nothing:
-        SQLite rolls a statement back as a whole.
+    async def write_alone(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run ONE write statement as a transaction of its own (SQLite's autocommit), under the writer
+        lock and after committing any open batch: one round trip to the writer's thread, on disk when it
+        returns (synchronous=FULL). Returns how many rows it inserted or updated. A failing statement
+        changes nothing: SQLite rolls a statement back as a whole.
+
+        No RETURNING: each row fetched is one more step of the statement, and each step makes the
+        writer's thread take the GIL back, which under load means waiting for the busy loop's thread.
 
         Awaited directly, without a task and a shield around it (each costs a turn of the loop): the
         first step of the await already queues the statement on the writer's thread. If the caller is
@@ -266,14 +269,14 @@ class Database:
             await self._settle()
             conn = self.conn
             try:
-                rows = await conn.execute_fetchall(sql, tuple(params))
+                cursor = await conn.execute(sql, tuple(params))
             except asyncio.CancelledError:
                 with suppress(Exception):
                     await _finish(conn.execute_fetchall("SELECT 1"))
                 raise
             self.commits += 1
             self.transactions += 1
-            return list(rows)
+            return cursor.rowcount
 
     async def _undo(self, conn: aiosqlite.Connection, batch: _Batch, first: bool) -> None:
         """With the writer lock: roll back the failed transaction's changes, and only those."""

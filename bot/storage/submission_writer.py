@@ -8,9 +8,10 @@ round trip waits for a whole turn of the loop, so a game-night peak queued playe
 whatever its size, and nobody waits for a round trip of anyone else's.
 
 Every row stays guarded as before: it is written only if its game is still in round play in the
-phase it was checked against, and `RETURNING` says, row by row, which were written. If the batch's
-statement fails, nothing of it is written (SQLite undoes a statement as a whole) and its rows are
-retried one by one, so one bad row cannot fail the others.
+phase it was checked against. The statement's count of written rows says whether all were; if not
+(a round resolved meanwhile: rare), the batch's rows are written again one by one, each with its own
+count. If the batch's statement fails, nothing of it is written (SQLite undoes a statement as a whole)
+and its rows are retried one by one, so one bad row cannot fail the others.
 """
 
 from __future__ import annotations
@@ -32,16 +33,16 @@ _Item = tuple[tuple[Any, ...], "asyncio.Future[bool]", "asyncio.Future[None]"]
 
 @lru_cache(maxsize=64)
 def _batch_sql(n: int) -> str:
+    # It must begin with INSERT: Python's sqlite3 reports a row count only for a statement that does
+    # (so no WITH clause); a VALUES subquery names its columns column1, column2, ...
     rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * n)
     return (
-        "WITH v(game_id, round, seat, actions_json, buys_json, guess_json, submitted_at, phase_seq)"
-        f" AS (VALUES {rows}) "
-        + _COLUMNS
-        + " SELECT game_id, round, seat, actions_json, buys_json, guess_json, submitted_at FROM v"
-        " WHERE EXISTS (SELECT 1 FROM games g WHERE g.id = v.game_id AND g.phase_seq = v.phase_seq"
-        f" AND g.status = '{ROUND}' AND g.round = v.round)"
+        _COLUMNS
+        + " SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7"
+        f" FROM (VALUES {rows}) AS v"
+        " WHERE EXISTS (SELECT 1 FROM games g WHERE g.id = v.column1 AND g.phase_seq = v.column8"
+        f" AND g.status = '{ROUND}' AND g.round = v.column2)"
         + _UPSERT
-        + " RETURNING game_id, round, seat"
     )
 
 
@@ -113,7 +114,7 @@ class SubmissionWriter:
     async def _write(self, batch: list[_Item]) -> None:
         params = [value for values, _, _ in batch for value in values]
         try:
-            rows = await self._db.write_alone(_batch_sql(len(batch)), params)
+            written = await self._db.write_alone(_batch_sql(len(batch)), params)
         except Exception as exc:
             if len(batch) > 1:
                 log.warning("a batch of %d submissions failed (%s); writing them one by one", len(batch), exc)
@@ -123,10 +124,15 @@ class SubmissionWriter:
             _fail(batch, exc)
             return
         self.batches += 1
-        written = {(r[0], r[1], r[2]) for r in rows}
-        for values, fut, _ in batch:
+        if len(batch) > 1 and written < len(batch):
+            # Some row's guard refused it (its round resolved meanwhile): find out which, one row at a
+            # time. Rewriting a row that was written writes the same values again.
+            for item in batch:
+                await self._write([item])
+            return
+        for _, fut, _ in batch:
             if not fut.done():
-                fut.set_result(values[:3] in written)
+                fut.set_result(written > 0)
 
 
 def _fail(items: list[_Item], exc: BaseException) -> None:
