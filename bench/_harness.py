@@ -366,7 +366,8 @@ def _time_gc() -> None:
 
 def _time_commits(out: list[float]) -> None:
     """Record how long each commit (the fsync) takes on the writer's aiosqlite thread: a COMMIT, or a
-    write run alone in autocommit (`Database.write_alone`, which commits when its last row is fetched)."""
+    write run alone in autocommit (`Database.write_alone`; timed with its rows fetched, as a RETURNING
+    statement commits only when its last row is fetched)."""
     import sqlite3
 
     import aiosqlite
