@@ -315,20 +315,16 @@ class SubmittingMixin:
                 continue
             await lock.acquire_keeping()
             try:
-                if game_id not in self._contexts:
-                    await self._prefetch_context(game_id)
-                    warmed += game_id in self._contexts
+                await self._prefetch_context(game_id)
             finally:
                 lock.release()
+            warmed += game_id in self._contexts
         return warmed
 
     async def _prefetch_context(self: GameService, game_id: int) -> None:
         """Holding the game's lock, just after a resolution (or at start-up): read the round's context now,
         so the round's first submission (everyone submits right after a new board) does not wait for it."""
         try:
-            ctx = await subs_repo.round_context(self.db, game_id)
+            await self._context(game_id)
         except Exception:  # only an optimisation: the first submission will read it instead
             log.debug("could not read game %s's new round context", game_id, exc_info=True)
-            return
-        if ctx is not None and ctx.game.status == ROUND:
-            self._remember(ctx)

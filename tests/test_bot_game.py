@@ -63,6 +63,13 @@ async def act(t: Table, name: str, first: str, second: str | None, *, dm: bool =
     return await t.cmd(t.players[name], "act", dm=dm, **options)
 
 
+async def act_we1(t: Table, name: str) -> None:
+    """`name` submits their WE-1 actions; the reply must say they were recorded."""
+    first, second = WE1[name]
+    reply = await t.cmd(t.players[name], "act", first=first, second=second)
+    assert "actions recorded" in reply.text(), reply.text()
+
+
 async def test_whole_game(table: Table, caplog) -> None:
     caplog.set_level(logging.INFO, logger="bot")
     t = table

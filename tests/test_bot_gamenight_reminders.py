@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from tests.conftest import NAMES, Table, draft_cast, open_game
-from tests.test_bot_game import CAST, WE1
+from tests.test_bot_game import CAST, act_we1
 
 
 def reminders(t: Table, name: str) -> list[str]:
@@ -18,18 +18,12 @@ async def reminder_timers(t: Table) -> int:
     return int(row["n"])
 
 
-async def act(t: Table, name: str) -> None:
-    first, second = WE1[name]
-    reply = await t.cmd(t.players[name], "act", first=first, second=second)
-    assert "actions recorded" in reply.text(), reply.text()
-
-
 async def test_reminder_due_while_down_arrives_once_after_the_restart(table: Table) -> None:
     t = table
     await open_game(t, garnets=20)  # reminders default to one hour before each deadline
     await draft_cast(t, CAST)
-    await act(t, "andy")
-    await act(t, "grunkle")
+    await act_we1(t, "andy")
+    await act_we1(t, "grunkle")
     t.fd.close_dms(t.players["eve"])
     # the deadline one hour and about two seconds away: the reminder is due in about two seconds
     await t.cmd(t.host, "admin deadline", hours=1.0005)
@@ -63,7 +57,7 @@ async def test_reminder_sent_before_a_restart_is_not_repeated(table: Table) -> N
     await open_game(t, garnets=20, reminder_hours=0.0)
     await draft_cast(t, CAST)
     assert await reminder_timers(t) == 0, "reminder_hours 0: no reminder"
-    await act(t, "cara")
+    await act_we1(t, "cara")
     # the round's deadline is 24 h after it opened: a lead of 24 h less a second reminds in about a second
     reply = await t.cmd(t.host, "admin reminder", hours=23.9997)
     assert "23.9997 h before each deadline" in reply.text() and "<t:" in reply.text()

@@ -5,13 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from tests.conftest import NAMES, Table, draft_cast, open_game
-from tests.test_bot_game import CAST, WE1, board_lines
-
-
-async def act(t: Table, name: str) -> None:
-    first, second = WE1[name]
-    reply = await t.cmd(t.players[name], "act", first=first, second=second)
-    assert "actions recorded" in reply.text(), reply.text()
+from tests.test_bot_game import CAST, act_we1, board_lines
 
 
 async def test_restart_mid_round_loses_nothing(table: Table) -> None:
@@ -19,7 +13,7 @@ async def test_restart_mid_round_loses_nothing(table: Table) -> None:
     await open_game(t, garnets=20)
     await draft_cast(t, CAST)
     for n in NAMES[:3]:
-        await act(t, n)
+        await act_we1(t, n)
     await t.stop_bot()
     await t.start_bot()
     status = await t.cmd(t.players["andy"], "status")
@@ -27,7 +21,7 @@ async def test_restart_mid_round_loses_nothing(table: Table) -> None:
     board = await t.cmd(t.players["eve"], "board")
     assert "Submitted: andy, grunkle, cara" in board.text()
     for n in NAMES[3:]:
-        await act(t, n)
+        await act_we1(t, n)
     await t.idle()
     assert board_lines(t.posts()[-1])["Town Hall"] == "The Policeman, The Banker, The Governor"
     assert "The Store Clerk has no hidden role" in t.dm_texts(t.players["andy"])[-1]
@@ -38,7 +32,7 @@ async def test_deadline_passed_while_down_resolves_once(table: Table) -> None:
     await open_game(t, garnets=20)
     await draft_cast(t, CAST)
     for n in NAMES[:2]:
-        await act(t, n)
+        await act_we1(t, n)
     reply = await t.cmd(t.host, "admin deadline", hours=0.0003)  # about a second
     assert "New deadline" in reply.text()
     await t.stop_bot()
@@ -83,7 +77,7 @@ async def test_pause_holds_resolution_until_resume(table: Table) -> None:
     reply = await t.cmd(t.host, "admin pause")
     assert "paused" in reply.text()
     for n in NAMES:
-        await act(t, n)
+        await act_we1(t, n)
     await t.idle()
     assert not any("Round 1**: the board after the round" in p for p in t.posts())
     board = await t.cmd(t.players["andy"], "board")
@@ -98,7 +92,7 @@ async def test_admin_end_without_reveal(table: Table) -> None:
     await open_game(t, garnets=20)
     await draft_cast(t, CAST)
     for n in NAMES:
-        await act(t, n)
+        await act_we1(t, n)
     await t.idle()
     reply = await t.cmd(t.host, "admin end", reveal=False)
     assert "ended" in reply.text()

@@ -13,15 +13,9 @@ from collections import Counter
 import discord
 
 from tests.conftest import NAMES, Table, draft_cast, open_game
-from tests.test_bot_game import CAST, WE1
+from tests.test_bot_game import CAST, act_we1
 
 BOARD1 = "Round 1**: the board after the round"
-
-
-async def act(t: Table, name: str) -> None:
-    first, second = WE1[name]
-    reply = await t.cmd(t.players[name], "act", first=first, second=second)
-    assert "actions recorded" in reply.text(), reply.text()
 
 
 def fast_forward(t: Table, seconds: float) -> None:
@@ -62,15 +56,15 @@ async def test_gateway_drops_mid_round_resume_and_reidentify(table: Table) -> No
     t = table
     await open_game(t, garnets=20)
     await draft_cast(t, CAST)
-    await act(t, "andy")
+    await act_we1(t, "andy")
     await t.fd.drop_gateway(resume=True)
-    await act(t, "grunkle")
+    await act_we1(t, "grunkle")
     # a command sent while the socket is down is replayed on RESUME and answered
     await t.fd.gateway.drop(resume=True)
-    await act(t, "cara")
+    await act_we1(t, "cara")
     await t.fd.drop_gateway(resume=False)  # INVALID_SESSION: a full re-IDENTIFY
-    await act(t, "dev")
-    await act(t, "eve")
+    await act_we1(t, "dev")
+    await act_we1(t, "eve")
     await t.idle()
     assert t.fd.gateway.resumes >= 2 and t.fd.gateway.identifies >= 2
     assert_round_once(t)
@@ -84,7 +78,7 @@ async def test_429_500_503_on_posts_and_dms_lose_nothing_and_send_nothing_twice(
     await open_game(t, garnets=20)
     await draft_cast(t, CAST)
     for n in NAMES[:4]:
-        await act(t, n)
+        await act_we1(t, n)
     fd = t.fd
     chan_posts = rf"^/channels/{t.chan.id}/messages$"
     dm = {n: rf"^/channels/{fd.dm_channel(t.players[n]).id}/messages$" for n in NAMES}
@@ -93,7 +87,7 @@ async def test_429_500_503_on_posts_and_dms_lose_nothing_and_send_nothing_twice(
     fd.fail_next(dm["grunkle"], 500, method="POST")  # discord.py retries after 1 s
     fd.fail_next(dm["cara"], 503, method="POST")  # DiscordServerError: the outbox retries later
     fd.fail_next(dm["dev"], 503, method="POST", after=True)  # created, but the answer was lost
-    await act(t, "eve")
+    await act_we1(t, "eve")
     await fd.wait_for(lambda: not fd.faults.pending, 10, "faults not all hit")
     fast_forward(t, 3600)
     await t.idle()

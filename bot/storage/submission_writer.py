@@ -18,32 +18,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from functools import lru_cache
 from typing import Any
 
 from .db import Database, _finish
-from .models import ROUND, SubmissionRow
-from .submissions import _COLUMNS, _UPSERT, _values
+from .models import SubmissionRow
+from .submissions import guarded_upsert_sql, guarded_values
 
 log = logging.getLogger(__name__)
 
 # (the row's values + phase_seq, its outcome, set once its batch is over whatever the outcome)
 _Item = tuple[tuple[Any, ...], "asyncio.Future[bool]", "asyncio.Future[None]"]
-
-
-@lru_cache(maxsize=64)
-def _batch_sql(n: int) -> str:
-    # It must begin with INSERT: Python's sqlite3 reports a row count only for a statement that does
-    # (so no WITH clause); a VALUES subquery names its columns column1, column2, ...
-    rows = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * n)
-    return (
-        _COLUMNS
-        + " SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7"
-        f" FROM (VALUES {rows}) AS v"
-        " WHERE EXISTS (SELECT 1 FROM games g WHERE g.id = v.column1 AND g.phase_seq = v.column8"
-        f" AND g.status = '{ROUND}' AND g.round = v.column2)"
-        + _UPSERT
-    )
 
 
 class SubmissionWriter:
@@ -66,7 +50,7 @@ class SubmissionWriter:
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[bool] = loop.create_future()
         settled: asyncio.Future[None] = loop.create_future()
-        self._queue.append(((*_values(game_id, row, now), phase_seq), fut, settled))
+        self._queue.append((guarded_values(game_id, phase_seq, row, now), fut, settled))
         try:
             if not self._writing:
                 # Nobody is writing: write this batch here, without a task switch. Whatever arrives
@@ -93,9 +77,7 @@ class SubmissionWriter:
             _fail(batch, exc)
             raise
         finally:
-            for _, _, settled in batch:
-                if not settled.done():
-                    settled.set_result(None)
+            _over(batch)
 
     async def _drain(self) -> None:
         try:
@@ -104,9 +86,7 @@ class SubmissionWriter:
         except BaseException as exc:
             pending, self._queue = self._queue, []
             _fail(pending, exc)
-            for _, _, settled in pending:
-                if not settled.done():
-                    settled.set_result(None)
+            _over(pending)
             raise
         finally:
             self._writing = False
@@ -114,7 +94,7 @@ class SubmissionWriter:
     async def _write(self, batch: list[_Item]) -> None:
         params = [value for values, _, _ in batch for value in values]
         try:
-            written = await self._db.write_alone(_batch_sql(len(batch)), params)
+            written = await self._db.write_alone(guarded_upsert_sql(len(batch)), params)
         except Exception as exc:
             if len(batch) > 1:
                 log.warning("a batch of %d submissions failed (%s); writing them one by one", len(batch), exc)
@@ -140,3 +120,10 @@ def _fail(items: list[_Item], exc: BaseException) -> None:
     for _, fut, _ in items:
         if not fut.done():
             fut.set_exception(error)
+
+
+def _over(items: list[_Item]) -> None:
+    """These rows' batch is over (written, refused or failed): a cancelled caller may now go."""
+    for _, _, settled in items:
+        if not settled.done():
+            settled.set_result(None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import aiosqlite
@@ -127,16 +128,32 @@ async def put_submission(conn: aiosqlite.Connection, game_id: int, sub: Submissi
     await conn.execute(_COLUMNS + " VALUES (?, ?, ?, ?, ?, ?, ?)" + _UPSERT, _values(game_id, sub, now))
 
 
+@lru_cache(maxsize=64)
+def guarded_upsert_sql(rows: int) -> str:
+    """Insert or replace `rows` submission rows in one statement, each only if its game is still in round
+    play in the phase (`phase_seq`) and round it was checked against. Each row's parameters are
+    `guarded_values(...)`. It begins with INSERT because Python's sqlite3 reports a row count only for a
+    statement that does (so no WITH clause); a VALUES subquery names its columns column1, column2, ..."""
+    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * rows)
+    return (
+        _COLUMNS + " SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7"
+        f" FROM (VALUES {values}) AS v"
+        " WHERE EXISTS (SELECT 1 FROM games g WHERE g.id = v.column1 AND g.phase_seq = v.column8"
+        f" AND g.status = '{ROUND}' AND g.round = v.column2)" + _UPSERT
+    )
+
+
+def guarded_values(game_id: int, phase_seq: int, sub: SubmissionRow, now: float) -> tuple[Any, ...]:
+    """One row's parameters for `guarded_upsert_sql`."""
+    return (*_values(game_id, sub, now), phase_seq)
+
+
 async def put_submission_if_open(
     conn: aiosqlite.Connection, game_id: int, phase_seq: int, sub: SubmissionRow, now: float
 ) -> bool:
     """put_submission, guarded in the same statement: written only if the game is still in round play in
     phase `phase_seq` (so a round that resolved meanwhile never receives it). False if nothing was written."""
-    cur = await conn.execute(
-        _COLUMNS + " SELECT ?, ?, ?, ?, ?, ?, ?"
-        " WHERE EXISTS (SELECT 1 FROM games WHERE id = ? AND phase_seq = ? AND status = ? AND round = ?)" + _UPSERT,
-        (*_values(game_id, sub, now), game_id, phase_seq, ROUND, sub.round),
-    )
+    cur = await conn.execute(guarded_upsert_sql(1), guarded_values(game_id, phase_seq, sub, now))
     return cur.rowcount > 0
 
 
