@@ -18,6 +18,7 @@ from typing import Any
 
 import discord
 
+from .aio import wait_event
 from .storage import outbox as outbox_repo
 from .storage.db import Database
 from .storage.models import OutboxRow
@@ -98,10 +99,7 @@ class Delivery:
                 log.exception("outbox delivery hiccup; retrying")
                 timeout = 2.0
             self._wake.clear()
-            try:
-                await asyncio.wait_for(self._wake.wait(), timeout)
-            except TimeoutError:
-                pass
+            await wait_event(self._wake, timeout)
 
     async def flush(self) -> float:
         """Send every due row; returns seconds until the next retry is due.

@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
+from .aio import wait_event
 from .storage import timers as timers_repo
 from .storage.db import Database
 from .storage.models import TimerRow
@@ -70,10 +71,7 @@ class Scheduler:
                 log.exception("timer dispatcher hiccup; retrying")
                 timeout = 1.0
             if timeout > 0:
-                try:
-                    await asyncio.wait_for(self._wake.wait(), timeout)
-                except TimeoutError:
-                    pass
+                await wait_event(self._wake, timeout)
 
     async def _tick(self) -> float:
         """Start every due timer; return how long to sleep until the next one."""

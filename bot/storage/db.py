@@ -28,18 +28,19 @@ import logging
 import re
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Awaitable, Iterable
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager, suppress
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import aiosqlite
+
+from ..aio import finish as _finish
 
 log = logging.getLogger(__name__)
 
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
-_T = TypeVar("_T")
 
 
 def migration_files() -> list[tuple[int, str, str]]:
@@ -63,29 +64,6 @@ async def fetch_one(conn: aiosqlite.Connection, sql: str, params: Iterable[Any] 
     for row in rows:
         return row
     return None
-
-
-async def _finish(aw: Awaitable[_T]) -> _T:
-    """Await `aw` to its end even if the caller is cancelled meanwhile, then re-raise the cancellation.
-
-    For the statements that end a transaction or a snapshot: the connection must not be left in a
-    state the next user of the lock does not expect."""
-    task = asyncio.ensure_future(aw)
-    cancelled = False
-    while not task.done():
-        try:
-            await asyncio.shield(task)
-        except asyncio.CancelledError:
-            if task.done():
-                break
-            cancelled = True
-        except BaseException:
-            break
-    if cancelled:
-        if not task.cancelled():
-            task.exception()  # retrieved: the cancellation is what the caller sees
-        raise asyncio.CancelledError
-    return task.result()
 
 
 async def _connect(path: str) -> aiosqlite.Connection:
