@@ -131,9 +131,9 @@ async def seed(
     from bot.storage import submissions as subs_repo
     from bot.storage.db import Database
     from bot.storage.models import SubmissionRow
-    from rules import GameState
-    from rules.notation import format_action
-    from rules.simulate import random_submission
+    from rules.crimecity import GameState
+    from rules.crimecity.notation import format_action
+    from rules.crimecity.simulate import random_submission
 
     t0 = time.perf_counter()
     rng = Random(rng_seed)

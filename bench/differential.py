@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.replay import legal_for, run_replay  # noqa: E402
+from rules.crimecity.replay import legal_for, run_replay  # noqa: E402
 from tests.reference.generate import check_case  # noqa: E402
 
 

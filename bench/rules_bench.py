@@ -13,9 +13,9 @@ from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules import legal_actions, legal_seconds, resolve_round  # noqa: E402
-from rules.simulate import PLAYERS, random_game, random_submission  # noqa: E402
-from rules.state import GameState  # noqa: E402
+from rules.crimecity import legal_actions, legal_seconds, resolve_round  # noqa: E402
+from rules.crimecity.simulate import PLAYERS, random_game, random_submission  # noqa: E402
+from rules.crimecity.state import GameState  # noqa: E402
 
 
 def _states(n_games: int, seed: int) -> list[GameState]:
@@ -27,8 +27,8 @@ def _states(n_games: int, seed: int) -> list[GameState]:
         out.append(final)
     # Rebuild intermediate states: play fresh games and keep every S0.
     rng = Random(seed + 1)
-    from rules.draft import resolve_draft
-    from rules.state import new_game
+    from rules.crimecity.draft import resolve_draft
+    from rules.crimecity.state import new_game
 
     for _ in range(n_games):
         d = resolve_draft(PLAYERS, {}, PLAYERS, dict.fromkeys(PLAYERS, 10))

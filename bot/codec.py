@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules import Action, Character, DraftSubmission, GameState, Role, Submission
+from rules.crimecity import Action, Character, DraftSubmission, GameState, Role, Submission
 
 from .storage.models import DraftRow, GameRow, SubmissionRow
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from rules import CHARACTERS, LOCATIONS, Character, Location, Role
+from rules.crimecity import CHARACTERS, LOCATIONS, Character, Location, Role
 
 MAX_CONTENT = 2000
 _CHAR_ORDER = {c.value: i for i, c in enumerate(CHARACTERS)}  # the rule book's order

@@ -19,14 +19,14 @@ from typing import Any
 
 import aiosqlite
 
-from rules import (
+from rules.crimecity import (
     DraftSubmission,
     RuleError,
     check_draft_submission,
     complete_ranking,
 )
-from rules.ids import CHARACTERS, ROLES, Role
-from rules.notation import parse_character, parse_role
+from rules.crimecity.ids import CHARACTERS, ROLES, Role
+from rules.crimecity.notation import parse_character, parse_role
 
 from . import phases
 from .context import Caller, Member

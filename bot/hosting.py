@@ -10,9 +10,9 @@ import json
 import logging
 from typing import TYPE_CHECKING, Any
 
-from rules import GameState, final_results
-from rules.ids import ROLE_GOALS
-from rules.replay import export_replay
+from rules.crimecity import GameState, final_results
+from rules.crimecity.ids import ROLE_GOALS
+from rules.crimecity.replay import export_replay
 
 from . import codec, formatting, phases
 from .context import Caller, Member

@@ -14,8 +14,8 @@ import secrets
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from rules import Action, GameState, ParseError, legal_actions, legal_seconds
-from rules.notation import describe_action, format_action, parse_action
+from rules.crimecity import Action, GameState, ParseError, legal_actions, legal_seconds
+from rules.crimecity.notation import describe_action, format_action, parse_action
 
 from . import formatting
 from .context import Caller

@@ -11,8 +11,8 @@ from typing import Any
 
 import aiosqlite
 
-from rules import GameState, new_game, public_view, resolve_draft, resolve_round
-from rules.ids import ROLE_GOALS
+from rules.crimecity import GameState, new_game, public_view, resolve_draft, resolve_round
+from rules.crimecity.ids import ROLE_GOALS
 
 from . import codec, formatting
 from .roster import Roster

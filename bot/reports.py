@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rules import GameState, public_view, view_for
-from rules.notation import format_action, format_guess
-from rules.validate import BUY_COST
+from rules.crimecity import GameState, public_view, view_for
+from rules.crimecity.notation import format_action, format_guess
+from rules.crimecity.validate import BUY_COST
 
 from . import codec, formatting, phases
 from .context import Caller

@@ -19,10 +19,10 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rules import Character, GameState, Submission, validate_submission
-from rules.ids import Role
-from rules.notation import parse_action, parse_character, parse_guess
-from rules.validate import check_buys, check_guess
+from rules.crimecity import Character, GameState, Submission, validate_submission
+from rules.crimecity.ids import Role
+from rules.crimecity.notation import parse_action, parse_character, parse_guess
+from rules.crimecity.validate import check_buys, check_guess
 
 from . import codec
 from .context import Caller

@@ -12,7 +12,7 @@ import logging
 import discord
 from discord import app_commands
 
-from rules import ParseError, RuleError
+from rules.crimecity import ParseError, RuleError
 
 from .errors import UserError
 

@@ -1,69 +1,145 @@
-"""`python -m rules replay|legal|simulate`: the command-line face of the rules (replay.md).
+"""`python -m rules replay|legal|simulate`: the command-line face of every game's rules.
 
-The only module of `rules` that reads files or writes to the terminal.
+The file's `format` field chooses the game (rules/registry.py). Whatever the input, the command
+prints its result and exits 0, or prints one line naming what is wrong and exits 2. The only module
+of `rules` that reads files or writes to the terminal.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from typing import Any, NoReturn
 
-from .replay import FormatError, dumps, legal_for, run_replay
+from . import registry
+from .contract import FormatError
+
+MAX_BYTES = 64 * 1024 * 1024  # far above any real game; a bigger file is refused before it is read
 
 
-def _load(path: str) -> object:
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (its own command's usage goes to stdout first)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        print(f"error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def dumps(doc: Any) -> str:
+    """Deterministic JSON text: sorted keys, fixed layout."""
+    return json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def load(path: str) -> Any:
+    """A replay file's JSON; FormatError with one line for anything that is not a readable JSON file."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
+        if os.path.isdir(path):
+            raise FormatError(f"{path}: is a directory, not a replay file")
+        size = os.path.getsize(path)
+        if size > MAX_BYTES:
+            raise FormatError(f"{path}: too large ({size} bytes; a replay file is at most {MAX_BYTES} bytes)")
+        with open(path, encoding="utf-8-sig") as f:  # a UTF-8 byte order mark is accepted
+            text = f.read()
     except FileNotFoundError:
         raise FormatError(f"{path}: no such file") from None
+    except PermissionError:
+        raise FormatError(f"{path}: not readable (permission denied)") from None
     except UnicodeDecodeError:
         raise FormatError(f"{path}: not UTF-8 text") from None
+    except OSError as e:
+        raise FormatError(f"{path}: cannot be read ({e.strerror or e.__class__.__name__})") from None
+    try:
+        doc = json.loads(text)
     except json.JSONDecodeError as e:
         raise FormatError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except ValueError as e:  # e.g. an integer of thousands of digits
+        raise FormatError(f"{path}: not a valid replay file ({str(e).splitlines()[0]})") from None
+    except RecursionError:
+        raise FormatError(f"{path}: nested too deeply") from None
+    check_text(doc, "file")
+    return doc
 
 
-def _simulate(games: int, seed: int) -> str:
-    from .simulate import simulate
+def check_text(value: Any, where: str) -> None:
+    """Every string (and key) must be valid Unicode: a lone surrogate cannot be printed or stored."""
+    stack = [(value, where)]
+    while stack:
+        item, at = stack.pop()
+        if isinstance(item, str):
+            _valid(item, at)
+        elif isinstance(item, dict):
+            for key, sub in item.items():
+                _valid(key, at)
+                stack.append((sub, f"{at}.{key}" if at != "file" else key))
+        elif isinstance(item, list):
+            stack.extend((sub, f"{at}[{i}]") for i, sub in enumerate(item))
 
+
+def _valid(text: str, where: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise FormatError(f"{where}: not valid text (it holds a lone surrogate, {text!r:.40})") from None
+
+
+def _simulate(game_id: str, games: int, seed: int) -> str:
+    game = registry.get(game_id)
     bar = None
     if games >= 1000 and sys.stderr.isatty():
         from tqdm import tqdm
 
         bar = tqdm(total=games, unit="game", file=sys.stderr)
-    figs = simulate(games, seed, tick=(bar.update if bar else None))
+    report = game.simulate(games, seed, bar.update if bar else None)
     if bar is not None:
         bar.close()
-    return figs.report() + "\n"
+    return report.rstrip("\n") + "\n"
+
+
+def parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+    """The top-level parser and the `simulate` one (whose own usage a bad --games shows)."""
+    top = _Parser(prog="python -m rules", description="Rules tools for every game of the bot")
+    sub = top.add_subparsers(dest="cmd", parser_class=_Parser, metavar="{replay,legal,simulate}")
+    p = sub.add_parser("replay", help="replay a game file and print every result as JSON")
+    p.add_argument("file")
+    p = sub.add_parser("legal", help="list what a player may do at the end of a game file")
+    p.add_argument("file")
+    p.add_argument("--player", required=True)
+    sim = sub.add_parser("simulate", help="play random legal games and print what a host tuning the game wants to know")
+    sim.add_argument("--game", default=registry.DEFAULT, choices=list(registry.GAMES))
+    sim.add_argument("--games", type=int, default=1000)
+    sim.add_argument("--seed", type=int, default=0)
+    return top, sim
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m rules", description="Crime City rules tools")
-    sub = parser.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("replay", help="replay a game file and print every result as JSON")
-    p.add_argument("file")
-    p = sub.add_parser("legal", help="list a player's legal actions in the round after the file's last round")
-    p.add_argument("file")
-    p.add_argument("--player", required=True)
-    p = sub.add_parser("simulate", help="play random legal games and print how often each role wins")
-    p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
+    top, sim = parser()
+    args = top.parse_args(argv)
+    if args.cmd is None:
+        top.print_usage(sys.stderr)
+        print("error: choose a command: replay, legal or simulate", file=sys.stderr)
+        return 2
     try:
-        if args.cmd == "replay":
-            out = dumps(run_replay(_load(args.file)))
-        elif args.cmd == "legal":
-            out = dumps(legal_for(_load(args.file), args.player))
+        if args.cmd == "simulate":
+            if args.games < 1:
+                sim.error(f"argument --games: must be at least 1, not {args.games}")
+            out = _simulate(args.game, args.games, args.seed)
         else:
-            if args.games < 0:
-                parser.error("--games must be 0 or more")
-            out = _simulate(args.games, args.seed)
-    except FormatError as e:
-        print(f"error: {e}", file=sys.stderr)
+            doc = load(args.file)
+            game = registry.by_format(doc.get("format") if isinstance(doc, dict) else None)
+            result = game.replay(doc) if args.cmd == "replay" else game.legal(doc, args.player)
+            out = dumps(result)
+    except (FormatError, registry.UnknownGame) as e:
+        print(f"error: {_one_line(str(e))}", file=sys.stderr)
         return 2
     except RecursionError:
         print("error: file: nested too deeply", file=sys.stderr)
         return 2
     sys.stdout.write(out)
     return 0
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:500]

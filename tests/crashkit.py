@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rules import CHARACTERS, ROLES, GameState, legal_actions, legal_seconds, single_move_only
-from rules.notation import format_action
-from rules.replay import run_replay
+from rules.crimecity import CHARACTERS, ROLES, GameState, legal_actions, legal_seconds, single_move_only
+from rules.crimecity.notation import format_action
+from rules.crimecity.replay import run_replay
 from tests.conftest import NAMES
 from tests.fakediscord import FakeDiscord
 

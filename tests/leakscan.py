@@ -14,7 +14,7 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from rules import CHARACTERS, ROLES
+from rules.crimecity import CHARACTERS, ROLES
 
 ROLE_WORDS = {r.value: [r.value, r.value.replace("_", " "), r.title.removeprefix("The ")] for r in ROLES}
 CHAR_WORDS = {c.value: [c.value, c.title.removeprefix("The ")] for c in CHARACTERS}

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rules import Action, GameState
-from rules.notation import parse_action
-from rules.replay import load_state
+from rules.crimecity import Action, GameState
+from rules.crimecity.notation import parse_action
+from rules.crimecity.replay import load_state
 
 GOLDEN = Path(__file__).parent / "golden"
 CAST_EX = {

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from bot.render.board_image import HEIGHT, WIDTH, render_board, sample_views, write_samples
-from rules.ids import CHARACTERS, LOCATIONS, START, Character, pair_key
+from rules.crimecity.ids import CHARACTERS, LOCATIONS, START, Character, pair_key
 
 
 def start_view(**changes: Any) -> dict[str, Any]:
@@ -183,8 +183,8 @@ def test_any_valid_board_renders(view: dict[str, Any], theme: str) -> None:
 
 
 def test_renders_the_rules_public_view() -> None:
-    from rules.state import new_game
-    from rules.views import public_view
+    from rules.crimecity.state import new_game
+    from rules.crimecity.views import public_view
 
     view = public_view(new_game(["a", "b", "c", "d", "e"], {}))
     assert render_board(view) == render_board(start_view())

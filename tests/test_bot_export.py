@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from rules.replay import run_replay
+from rules.crimecity.replay import run_replay
 from tests.conftest import NAMES, Table, draft_cast, open_game
 from tests.test_bot_game import CAST, WE1, WE3
 

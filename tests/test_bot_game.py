@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 
-from rules import CHARACTERS, ROLES, Character, Role
+from rules.crimecity import CHARACTERS, ROLES, Character, Role
 from tests.conftest import NAMES, Table
 
 CAST = {  # CAST-EX: each ranks the wanted role and character first; equal bids, join order breaks ties

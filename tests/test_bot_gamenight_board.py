@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from bot.render import render_board
-from rules import GameState, public_view
+from rules.crimecity import GameState, public_view
 from tests.conftest import NAMES, Table, draft_cast, open_game
 from tests.test_bot_game import CAST, WE1, WE3, assert_no_secret
 

@@ -12,9 +12,9 @@ from random import Random
 
 from bot import formatting
 from bot.render import render_board
-from rules import CHARACTERS, GameState
-from rules.notation import format_action
-from rules.simulate import random_submission
+from rules.crimecity import CHARACTERS, GameState
+from rules.crimecity.notation import format_action
+from rules.crimecity.simulate import random_submission
 from tests.conftest import NAMES, Table, draft_cast, open_game
 from tests.test_bot_game import CAST
 

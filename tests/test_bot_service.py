@@ -10,7 +10,7 @@ from bot.context import Caller
 from bot.errors import NotAllowed, UserError
 from bot.games import GameService
 from bot.storage.db import Database
-from rules import RuleError
+from rules.crimecity import RuleError
 from tests.test_bot_game import CAST, WE1  # CAST-EX and WE-1 (rulings Part 4)
 
 GUILD, CHANNEL = 10, 20

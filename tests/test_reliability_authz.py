@@ -17,8 +17,8 @@ import pytest
 from bot.context import Caller, Member
 from bot.errors import NoGame, NotAllowed, UserError
 from bot.tree import APOLOGY, user_message
-from rules import Character, Location, ParseError, Role, RuleError, new_game
-from rules.state import Seat
+from rules.crimecity import Character, Location, ParseError, Role, RuleError, new_game
+from rules.crimecity.state import Seat
 from tests.test_reliability_input import snapshot
 from tests.test_reliability_races import CHANNEL, GUILD, HOST, PLAYERS, now, round_one
 

@@ -17,8 +17,8 @@ from bot.context import Caller
 from bot.errors import UserError
 from bot.games import GameService
 from bot.storage.db import Database
-from rules import GameState, legal_actions, legal_seconds
-from rules.notation import format_action
+from rules.crimecity import GameState, legal_actions, legal_seconds
+from rules.crimecity.notation import format_action
 
 GUILD, CHANNEL = 10, 20
 NAMES = ["andy", "grunkle", "cara", "dev", "eve"]

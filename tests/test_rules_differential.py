@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from rules.replay import legal_for, run_replay
+from rules.crimecity.replay import legal_for, run_replay
 from tests.reference import crimecity_ref as R
 from tests.reference.generate import check_case, compare_legal, compare_replay
 

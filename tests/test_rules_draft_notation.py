@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import Action, ParseError, resolve_draft
-from rules.draft import DraftSubmission
-from rules.ids import CHARACTERS, FORBIDDEN, ROLES, Character, Location, Role
-from rules.notation import format_action, parse_action, parse_guess
+from rules.crimecity import Action, ParseError, resolve_draft
+from rules.crimecity.draft import DraftSubmission
+from rules.crimecity.ids import CHARACTERS, FORBIDDEN, ROLES, Character, Location, Role
+from rules.crimecity.notation import format_action, parse_action, parse_guess
 
 P = ["a", "b", "c", "d", "e"]
 

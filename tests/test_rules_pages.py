@@ -7,7 +7,7 @@ import re
 import pytest
 
 from bot.rules_pages import INDEX, TOPICS, RulesPage, page, topic_choices
-from rules.ids import CHARACTER_TITLES, LOCATION_TITLES, ROLE_TITLES, Role
+from rules.crimecity.ids import CHARACTER_TITLES, LOCATION_TITLES, ROLE_TITLES, Role
 
 EXPECTED_TOPICS = ["setup", "actions", "characters", "roles", "friendship", "resolution", "results", "notation"]
 ALL_PAGES = [INDEX, *TOPICS.values()]
@@ -220,7 +220,7 @@ def test_notation_page_matches_the_command_contract() -> None:
 
 
 def test_guess_example_parses_as_a_complete_guess() -> None:
-    notation = pytest.importorskip("rules.notation")
+    notation = pytest.importorskip("rules.crimecity.notation")
     example = re.search(r"Example: `([^`]+)`", TOPICS["notation"].description)
     assert example
     guess = notation.parse_guess(example.group(1))
@@ -230,7 +230,7 @@ def test_guess_example_parses_as_a_complete_guess() -> None:
 
 
 def test_action_examples_parse() -> None:
-    notation = pytest.importorskip("rules.notation")
+    notation = pytest.importorskip("rules.crimecity.notation")
     body = TOPICS["notation"].description
     body = body[body.index("**Examples**") : body.index("**Mob Boss")]
     examples = re.findall(r"- `((?:move|converse|ability|friend) [^`]+)`", body)

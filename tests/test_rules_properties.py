@@ -8,12 +8,12 @@ from random import Random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import legal_actions, resolve_round, validate_submission, view_for
-from rules.draft import DraftSubmission, resolve_draft
-from rules.ids import CHARACTERS, LOCATIONS, ROLES
-from rules.replay import dumps, export_replay, run_replay, start_block
-from rules.simulate import PLAYERS, random_submission
-from rules.state import new_game
+from rules.crimecity import legal_actions, resolve_round, validate_submission, view_for
+from rules.crimecity.draft import DraftSubmission, resolve_draft
+from rules.crimecity.ids import CHARACTERS, LOCATIONS, ROLES
+from rules.crimecity.replay import dumps, export_replay, run_replay, start_block
+from rules.crimecity.simulate import PLAYERS, random_submission
+from rules.crimecity.state import new_game
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -111,7 +111,7 @@ def test_stop_and_continue_from_start_block(seed: int, data) -> None:
 @given(st.integers(0, 2**32))
 def test_every_listed_legal_action_is_accepted_alone_or_paired(seed: int) -> None:
     states, _ = play(seed)
-    from rules import check_action
+    from rules.crimecity import check_action
 
     for s in states[:-1]:
         for p in PLAYERS:

@@ -23,12 +23,12 @@ def _imports(tree: ast.AST) -> list[tuple[str, list[str]]]:
 
 
 def test_rules_imports_nothing_impure() -> None:
-    files = sorted(RULES.glob("*.py"))
+    files = sorted(RULES.rglob("*.py"))
     assert len(files) > 10
     for f in files:
         tree = ast.parse(f.read_text(), str(f))
         for mod, names in _imports(tree):
-            assert mod not in FORBIDDEN, f"{f.name} imports {mod}"
+            assert mod not in FORBIDDEN - ({"os"} if f.name in IO_ALLOWED else set()), f"{f.name} imports {mod}"
             if mod == "random":
                 # Only the seeded `Random` class, owned by the caller; never the module's global state.
                 assert names == ["Random"], f"{f.name} uses the global random"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.replay import run_replay
+from rules.crimecity.replay import run_replay
 from tests.rules_helpers import board, doc, positions
 
 

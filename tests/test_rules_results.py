@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Seat, final_results, new_game
-from rules.ids import Character as C
-from rules.ids import Role as R
-from rules.results import award
+from rules.crimecity import Seat, final_results, new_game
+from rules.crimecity.ids import Character as C
+from rules.crimecity.ids import Role as R
+from rules.crimecity.results import award
 
 P = ["a", "b", "c", "d", "e"]
 SEATS = {

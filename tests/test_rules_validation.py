@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Submission, validate_submission
-from rules.ids import Character as C
-from rules.ids import Role as R
+from rules.crimecity import Submission, validate_submission
+from rules.crimecity.ids import Character as C
+from rules.crimecity.ids import Role as R
 from tests.rules_helpers import act, doc, positions, state_of
 
 

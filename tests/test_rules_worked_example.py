@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules import check_action, single_move_only
-from rules.replay import run_replay
+from rules.crimecity import check_action, single_move_only
+from rules.crimecity.replay import run_replay
 from tests.rules_helpers import act, board, doc, golden, positions, state_of
 
 WE = golden("we1_we3.replay.json")

@@ -7,9 +7,9 @@ import logging
 import discord
 from discord import app_commands
 
-from rules import CHARACTERS, legal_actions, legal_seconds
-from rules.notation import describe_action, format_action, parse_action
-from rules.validate import BUY_COST
+from rules.crimecity import CHARACTERS, legal_actions, legal_seconds
+from rules.crimecity.notation import describe_action, format_action, parse_action
+from rules.crimecity.validate import BUY_COST
 
 from ..context import Member
 from ..formatting import char_title, role_title

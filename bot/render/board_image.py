@@ -26,7 +26,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from rules.ids import CHARACTERS, LOCATIONS, START, Character, Location
+from rules.crimecity.ids import CHARACTERS, LOCATIONS, START, Character, Location
 
 __all__ = ["THEMES", "render_board", "sample_views", "write_samples"]
 

@@ -10,7 +10,7 @@ from .actions import Submission
 from .draft import DraftSubmission, resolve_draft
 from .ids import CHARACTERS, LOCATIONS
 from .legal import legal_actions, single_move_only, sorted_json
-from .replay_format import FORMAT, FormatError, apply_start, parse_replay
+from .replay_format import FORMAT, FormatError, apply_start, parse_replay, parse_round
 from .resolve import resolve_round
 from .results import final_results
 from .state import GameState, Seat, new_game
@@ -71,10 +71,10 @@ def _round_out(before: GameState, result) -> dict[str, Any]:  # type: ignore[no-
 def _play(doc: Any) -> tuple[GameState, dict[str, Any]]:
     inp, state, draft_out = _initial(doc)
     rounds = []
-    for i, subs in enumerate(inp.rounds):
+    for i, raw in enumerate(inp.rounds):
         if state.over:
             raise FormatError(f"rounds[{i}]: the game already ended after round {state.round}")
-        result = resolve_round(state, subs)
+        result = resolve_round(state, parse_round(raw, i, inp.players))
         rounds.append(_round_out(state, result))
         state = result.state
     out = {

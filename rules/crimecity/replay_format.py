@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .. import contract
 from .actions import DIRECTIONS, KINDS, Action, Submission
 from .draft import DraftSubmission
 from .errors import ParseError
@@ -16,7 +17,7 @@ ACTION_FIELDS = frozenset({"kind", "direction", "character", "friend", "target",
 KEY_KINDS = ("move", "converse", "ability", "friend")
 
 
-class FormatError(ParseError):
+class FormatError(ParseError, contract.FormatError):
     """The file is not a replay file: the message names the field."""
 
 
@@ -217,13 +218,21 @@ def parse_replay(doc: Any) -> ReplayInput:
     else:
         seats = _parse_seats(d["seats"], players)
     start = _obj(d.get("start") or {}, "start")
-    rounds = []
-    for i, r in enumerate(_list(d.get("rounds", []), "rounds")):
-        rd = _obj(r, f"rounds[{i}]")
-        for p in rd:
-            _player(p, players, f"rounds[{i}]")
-        rounds.append({p: parse_submission(s, players, f"rounds[{i}].{p}") for p, s in rd.items()})
+    rounds = _list(d.get("rounds", []), "rounds")
+    first = start.get("round", 1)
+    valid_first = isinstance(first, int) and not isinstance(first, bool) and 1 <= first <= rounds_total
+    if valid_first and len(rounds) > rounds_total - first + 1:  # refused before reading a single round of a huge file
+        i = max(0, rounds_total - first + 1)
+        raise _fail(f"rounds[{i}]", f"the game has at most {rounds_total} rounds")
     return ReplayInput(players, rounds_total, garnets, placements, draft, seats, start, rounds)
+
+
+def parse_round(raw: Any, i: int, players: tuple[str, ...]) -> dict[str, Submission | None]:
+    """`rounds[i]` of a replay file, read when it is replayed (so a file stops at its first bad round)."""
+    rd = _obj(raw, f"rounds[{i}]")
+    for p in rd:
+        _player(p, players, f"rounds[{i}]")
+    return {p: parse_submission(s, players, f"rounds[{i}].{p}") for p, s in rd.items()}
 
 
 def apply_start(state: GameState, start: dict[str, Any]) -> GameState:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .. import contract
+
 CODES = (
     "malformed",
     "shape",
@@ -28,5 +30,5 @@ class RuleError(Exception):
         return {"code": self.code, "message": self.message}
 
 
-class ParseError(ValueError):
+class ParseError(contract.ParseError):
     """Text or a file that cannot be read as the notation or format at all."""
