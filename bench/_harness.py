@@ -103,7 +103,7 @@ def build_world(fd: Any, n_games: int) -> list[Spot]:
 
 
 def caller(member: Any, chan: Any, *, manage: bool = False) -> Any:
-    from bot.context import Caller
+    from bot.host.context import Caller
 
     return Caller(
         user_id=member.id,

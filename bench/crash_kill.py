@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.crashkit import run  # noqa: E402
+from tests.support.crashkit import run  # noqa: E402
 
 
 def main() -> int:

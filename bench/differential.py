@@ -13,7 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules.crimecity.replay import legal_for, run_replay  # noqa: E402
-from tests.reference.generate import check_case  # noqa: E402
+from tests.support.reference.generate import check_case  # noqa: E402
 
 
 def main() -> int:

@@ -1,4 +1,4 @@
-"""The Discord layer of Crime City: a thin client over the pure `rules` package."""
+"""The Discord bot that hosts every game of `rules/`: the host (bot/host), one presentation per game."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from pathlib import Path
 from .config import Settings
 
 
-def create_bot(database: str | Path, settings: Settings | None = None):  # -> CrimeCityBot
+def create_bot(database: str | Path, settings: Settings | None = None):  # -> GameBot
     """The bot as a discord.Client (a commands.Bot), built but not started, keeping state in `database`."""
-    from .client import CrimeCityBot
+    from .client import GameBot
 
-    return CrimeCityBot(database, settings)
+    return GameBot(database, settings)
 
 
 __all__ = ["create_bot", "Settings"]

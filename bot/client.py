@@ -1,4 +1,4 @@
-"""The Discord client: wires storage, the game flow, the timer dispatcher and the outbox sender."""
+"""The Discord client: wires storage, the host, every game's commands, the timer dispatcher and the outbox."""
 
 from __future__ import annotations
 
@@ -10,17 +10,18 @@ import logging
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord.ext import commands
 
 from .config import Settings
-from .delivery import Delivery
-from .games import GameService
-from .scheduler import Scheduler
+from .games import presentations
+from .host import Host
+from .host.delivery import Delivery
+from .host.scheduler import Scheduler
 from .storage.db import Database
-from .storage.models import TimerRow
-from .tree import CrimeCityTree
+from .tree import Tree
 
 log = logging.getLogger(__name__)
 
@@ -36,47 +37,50 @@ def intents() -> discord.Intents:
     return wanted
 
 
-class CrimeCityBot(commands.Bot):
+class GameBot(commands.Bot):
     def __init__(self, database: str | Path, settings: Settings | None = None) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
-            tree_cls=CrimeCityTree,
+            tree_cls=Tree,
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
         )
         self.settings = settings or Settings()
         self.db = Database(database)
-        self.service = GameService(self.db, host_role=self.settings.host_role)
-        self.delivery = Delivery(self.db, self)
-        self.scheduler = Scheduler(self.db, self._on_timer)
-        self.service.outbox_changed = self.delivery.kick
-        self.service.timers_changed = self.scheduler.wake
+        self.presentations = presentations()
+        self.host = Host(self.db, self.presentations, host_role=self.settings.host_role)
+        self.delivery = Delivery(self.db, self, renderer=self._picture)
+        self.scheduler = Scheduler(self.db, self.host.due)
+        self.host.outbox_changed = self.delivery.kick
+        self.host.timers_changed = self.scheduler.wake
         self._warming: asyncio.Task[None] | None = None
 
-    async def setup_hook(self) -> None:
-        from .cogs import CrimeCityCog
-        from .panel import PanelControl
+    def _picture(self, kind: str, view: dict[str, Any]) -> bytes | None:
+        presentation = self.presentations.get(kind)
+        return None if presentation is None else presentation.picture(view)
 
+    async def setup_hook(self) -> None:
         # SQLite runs on aiosqlite's threads, which need the GIL back to hand each result to the loop.
         # With the loop busy, each handoff waited up to the default 5 ms switch interval; at 1 ms the
         # saturated closed loop's act p99 fell from ~22 to ~18 ms (docs/performance.md, fix 12).
         sys.setswitchinterval(SWITCH_INTERVAL)
         await self.db.open()
-        await self.add_cog(CrimeCityCog(self))
-        # Panel components are dispatched by their custom id, so panels keep working after a restart.
-        self.add_dynamic_items(PanelControl)
+        for presentation in self.presentations.values():
+            await self.add_cog(presentation.cog(self.host))
+            # Components are dispatched by their custom id, so they keep working after a restart.
+            self.add_dynamic_items(*presentation.dynamic_items())
         await self.sync_commands()
         await self.delivery.start()
         self.scheduler.start()
-        self._warming = asyncio.create_task(self._warm_contexts(), name="crimecity-warm-contexts")
+        self._warming = asyncio.create_task(self._warm(), name="warm-contexts")
 
-    async def _warm_contexts(self) -> None:
+    async def _warm(self) -> None:
         try:
-            warmed = await self.service.warm_contexts()
-            log.debug("read the round context of %d games in round play", warmed)
-        except Exception:  # only saves each game's first act one read
-            log.warning("could not read the round contexts at start-up", exc_info=True)
+            warmed = await self.host.play.warm()
+            log.debug("read the context of %d running games", warmed)
+        except Exception:  # only saves each game's first move one read
+            log.warning("could not read the games' contexts at start-up", exc_info=True)
 
     async def close(self) -> None:
         # Our loops first, then the gateway (no new commands), then the database, which waits for
@@ -98,10 +102,7 @@ class CrimeCityBot(commands.Bot):
             gc.collect()
             gc.freeze()
 
-    async def _on_timer(self, timer: TimerRow) -> None:
-        await self.service.on_timer(timer.game_id, timer.kind, timer.phase_seq, timer.id)
-
-    def command_payload(self) -> list[dict]:
+    def command_payload(self) -> list[dict[str, Any]]:
         return [c.to_dict(self.tree) for c in self.tree._get_all_commands()]
 
     async def sync_commands(self) -> bool:
@@ -134,7 +135,7 @@ class CrimeCityBot(commands.Bot):
         deadline = time.monotonic() + timeout
         while True:
             due = await self.scheduler.due_count()
-            pending = await self.service.pending_outbox()
+            pending = await self.host.pending_outbox()
             if not due and not pending and not self.scheduler.busy and not self.delivery.sending:
                 return
             if time.monotonic() > deadline:

@@ -1,6 +1,6 @@
 """The command tree and its ONE error handler.
 
-User errors (UserError, RuleError, ParseError, failed checks, unreadable options) are answered
+User errors (UserError, a rules refusal, ParseError, failed checks, unreadable options) are answered
 ephemerally with their message; anything else is logged with its traceback and answered with a
 short apology that carries no detail (so never a secret).
 """
@@ -12,9 +12,9 @@ import logging
 import discord
 from discord import app_commands
 
-from rules.crimecity import ParseError, RuleError
+from rules.contract import ParseError, RulesError
 
-from .errors import UserError
+from .host.errors import Refused, UserError
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +25,7 @@ def user_message(error: BaseException) -> str | None:
     """The message for an error the user can fix, or None for a bug."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, RuleError):
+    if isinstance(error, (RulesError, Refused)):
         return f"Not allowed: {error.message}"
     if isinstance(error, ParseError):
         return f"Could not read that: {error}"
@@ -40,7 +40,7 @@ def user_message(error: BaseException) -> str | None:
     return None
 
 
-class CrimeCityTree(app_commands.CommandTree):
+class Tree(app_commands.CommandTree):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
         message = user_message(error)
         command = interaction.command.qualified_name if interaction.command else "?"

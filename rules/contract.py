@@ -70,11 +70,24 @@ class Refusal:
         return {"code": self.code, "message": self.message}
 
 
-class Refused(Exception):
+class RulesError(Exception):
+    """A refusal raised rather than returned (by a game's helpers, e.g. its notation): `code` and
+    `message` as a `Refusal` has them."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+class Refused(RulesError):
     """`step` was given an action that `check` refuses (the host checks before it steps)."""
 
     def __init__(self, refusal: Refusal) -> None:
-        super().__init__(f"{refusal.code}: {refusal.message}")
+        super().__init__(refusal.code, refusal.message)
         self.refusal = refusal
 
 

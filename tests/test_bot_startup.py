@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from bot.storage.db import Database, migration_files
-from tests.conftest import Table
+from tests.support.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
 

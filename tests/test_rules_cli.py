@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.rules_helpers import GOLDEN, doc
+from tests.support.rules_helpers import GOLDEN, doc
 
 ROOT = Path(__file__).resolve().parent.parent
 

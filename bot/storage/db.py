@@ -24,6 +24,7 @@ that is not on disk.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import re
 import sqlite3
@@ -40,16 +41,18 @@ from ..aio import finish as _finish
 
 log = logging.getLogger(__name__)
 
-_MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+_MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.(sql|py)$")
 
 
 def migration_files() -> list[tuple[int, str, str]]:
-    """(version, name, sql) for every bot/migrations/NNN_name.sql, in version order."""
+    """(version, name, text) for every bot/migrations/NNN_name.sql or .py, in version order. A .py
+    migration is a module with an `async def apply(conn)`; its text is its module name."""
     found = []
     for entry in resources.files("bot.migrations").iterdir():
         match = _MIGRATION_NAME.match(entry.name)
         if match:
-            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+            text = entry.read_text(encoding="utf-8") if match.group(2) == "sql" else f"bot.migrations.{entry.name[:-3]}"
+            found.append((int(match.group(1)), entry.name, text))
     found.sort()
     versions = [v for v, _, _ in found]
     if versions != list(range(1, len(found) + 1)):
@@ -178,11 +181,18 @@ class Database:
                 if version <= current:
                     continue
                 log.info("applying migration %s", name)
-                # executescript commits a pending transaction first; the script brings its own, so the
-                # migration and its version number are applied together or not at all.
-                script = f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version={version};\nCOMMIT;"
                 try:
-                    await _finish(conn.executescript(script))
+                    if name.endswith(".py"):
+                        module = importlib.import_module(sql)
+                        await _finish(conn.execute("BEGIN IMMEDIATE"))
+                        await module.apply(conn)
+                        await conn.execute(f"PRAGMA user_version={version}")
+                        await _finish(conn.execute("COMMIT"))
+                    else:
+                        # executescript commits a pending transaction first; the script brings its own, so
+                        # the migration and its version number are applied together or not at all.
+                        script = f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version={version};\nCOMMIT;"
+                        await _finish(conn.executescript(script))
                 except BaseException:
                     if conn.in_transaction:
                         await _finish(conn.execute("ROLLBACK"))

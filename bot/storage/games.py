@@ -1,142 +1,147 @@
-"""Games and their players (seat ids mapped to Discord users)."""
+"""Games and their seats."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import aiosqlite
+from .models import ENDED, LOBBY, GameRow, HostOptions, SeatRow
+from .sql import dumps, insert, marks, row, rows, run
 
-from .db import fetch_one
-from .models import ACTIVE_STATUSES, GameRow, PlayerRow
-
-_ACTIVE = "status IN ({})".format(",".join(f"'{s}'" for s in ACTIVE_STATUSES))
+_UPDATABLE = frozenset(
+    {
+        "status", "settings_json", "options_json", "seed", "draws", "setup_json", "state_json", "version", "step",
+        "pending_json", "step_opened_at", "paused", "results_json", "season_id", "started_at", "ended_at",
+        "host_id",
+    }
+)
 
 
 async def create_game(
-    conn: aiosqlite.Connection,
+    conn: Any,
     *,
+    kind: str,
     guild_id: int,
     channel_id: int,
     host_id: int,
-    rounds_total: int,
-    deadline_hours: float,
-    start_garnets: int,
-    wait_for_deadline: bool,
+    settings: dict[str, Any],
+    options: HostOptions,
     now: float,
-    reminder_hours: float = 1.0,
+    season_id: int | None = None,
 ) -> int:
-    cur = await conn.execute(
-        "INSERT INTO games(guild_id, channel_id, host_id, status, rounds_total, deadline_hours, start_garnets,"
-        " wait_for_deadline, created_at, reminder_hours) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
-        (
-            guild_id,
-            channel_id,
-            host_id,
-            rounds_total,
-            deadline_hours,
-            start_garnets,
-            int(wait_for_deadline),
-            now,
-            reminder_hours,
-        ),
+    return await insert(
+        conn,
+        "INSERT INTO games(kind, guild_id, channel_id, host_id, status, settings_json, options_json, season_id,"
+        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (kind, guild_id, channel_id, host_id, LOBBY, dumps(settings), dumps(options.to_json()), season_id, now),
     )
-    return int(cur.lastrowid)
 
 
-async def get_game(conn: aiosqlite.Connection, game_id: int) -> GameRow | None:
-    row = await fetch_one(conn, "SELECT * FROM games WHERE id = ?", (game_id,))
-    return None if row is None else GameRow.from_row(row)
+async def get_game(conn: Any, game_id: int) -> GameRow | None:
+    found = await row(conn, "SELECT * FROM games WHERE id = ?", (game_id,))
+    return None if found is None else GameRow.from_row(found)
 
 
-async def active_game_in_channel(conn: aiosqlite.Connection, channel_id: int) -> GameRow | None:
-    # `status != 'ended'` repeats the partial index's WHERE, so SQLite can use the index (else a full scan).
-    sql = f"SELECT * FROM games WHERE channel_id = ? AND status != 'ended' AND {_ACTIVE}"
-    row = await fetch_one(conn, sql, (channel_id,))
-    return None if row is None else GameRow.from_row(row)
+async def active_game_in_channel(conn: Any, channel_id: int) -> GameRow | None:
+    found = await row(conn, "SELECT * FROM games WHERE channel_id = ? AND status != ?", (channel_id, ENDED))
+    return None if found is None else GameRow.from_row(found)
 
 
-async def active_games(conn: aiosqlite.Connection) -> list[GameRow]:
-    rows = await conn.execute_fetchall(f"SELECT * FROM games WHERE {_ACTIVE} ORDER BY id")
-    return [GameRow.from_row(r) for r in rows]
-
-
-async def active_games_of_user(conn: aiosqlite.Connection, user_id: int) -> list[GameRow]:
-    """Games (not ended) where the user holds a seat or is the host."""
-    rows = await conn.execute_fetchall(
-        f"SELECT * FROM games WHERE {_ACTIVE} AND (host_id = ? OR id IN"
-        " (SELECT game_id FROM players WHERE user_id = ?)) ORDER BY id",
-        (user_id, user_id),
+async def active_games_of_user(conn: Any, user_id: int, kind: str | None = None) -> list[GameRow]:
+    sql = (
+        "SELECT games.* FROM games JOIN seats ON seats.game_id = games.id"
+        " WHERE seats.user_id = ? AND games.status != ?"
     )
-    return [GameRow.from_row(r) for r in rows]
+    args: list[Any] = [user_id, ENDED]
+    if kind is not None:
+        sql += " AND games.kind = ?"
+        args.append(kind)
+    return [GameRow.from_row(r) for r in await rows(conn, sql + " ORDER BY games.id", args)]
 
 
-async def update_game(conn: aiosqlite.Connection, game_id: int, **fields: Any) -> None:
-    """Set columns; *_json columns take Python values and are dumped here."""
-    cols, values = [], []
-    for key, value in fields.items():
-        if key.endswith("_json") and value is not None:
-            value = json.dumps(value, sort_keys=True)
-        cols.append(f"{key} = ?")
-        values.append(value)
-    await conn.execute(f"UPDATE games SET {', '.join(cols)} WHERE id = ?", (*values, game_id))
+async def update_game(conn: Any, game_id: int, /, **fields: Any) -> None:
+    bad = set(fields) - _UPDATABLE
+    if bad:
+        raise ValueError(f"not a games column: {sorted(bad)}")
+    sets = ", ".join(f"{k} = ?" for k in fields)
+    await run(conn, f"UPDATE games SET {sets} WHERE id = ?", (*fields.values(), game_id))
 
 
-async def advance_phase(conn: aiosqlite.Connection, game_id: int, expected_seq: int, **fields: Any) -> bool:
-    """Compare-and-set on phase_seq: True when this caller moved the game to the next phase."""
-    cols, values = ["phase_seq = phase_seq + 1"], []
-    for key, value in fields.items():
-        if key.endswith("_json") and value is not None:
-            value = json.dumps(value, sort_keys=True)
-        cols.append(f"{key} = ?")
-        values.append(value)
-    cur = await conn.execute(
-        f"UPDATE games SET {', '.join(cols)} WHERE id = ? AND phase_seq = ?", (*values, game_id, expected_seq)
+async def update_if_version(conn: Any, game_id: int, expected: int, /, **fields: Any) -> bool:
+    """Compare-and-set on `version`: False (nothing written) when someone moved the game on meanwhile."""
+    bad = set(fields) - _UPDATABLE
+    if bad:
+        raise ValueError(f"not a games column: {sorted(bad)}")
+    sets = ", ".join(f"{k} = ?" for k in fields)
+    changed = await run(
+        conn, f"UPDATE games SET {sets} WHERE id = ? AND version = ?", (*fields.values(), game_id, expected)
     )
-    return cur.rowcount == 1
+    return changed == 1
 
 
-# ---- players ---------------------------------------------------------------------------------
+# ---- seats ---------------------------------------------------------------------------------------------
 
 
-async def players(conn: aiosqlite.Connection, game_id: int) -> list[PlayerRow]:
-    rows = await conn.execute_fetchall("SELECT * FROM players WHERE game_id = ? ORDER BY join_seq", (game_id,))
-    return [PlayerRow.from_row(r) for r in rows]
+async def seats(conn: Any, game_id: int) -> list[SeatRow]:
+    found = await rows(conn, "SELECT * FROM seats WHERE game_id = ? ORDER BY join_seq", (game_id,))
+    return [SeatRow.from_row(r) for r in found]
 
 
-async def add_player(
-    conn: aiosqlite.Connection,
+async def seats_of_games(conn: Any, game_ids: list[int]) -> dict[int, list[SeatRow]]:
+    if not game_ids:
+        return {}
+    found = await rows(
+        conn, f"SELECT * FROM seats WHERE game_id IN ({marks(len(game_ids))}) ORDER BY join_seq", game_ids
+    )
+    out: dict[int, list[SeatRow]] = {g: [] for g in game_ids}
+    for r in found:
+        out[r["game_id"]].append(SeatRow.from_row(r))
+    return out
+
+
+async def add_seat(
+    conn: Any,
     game_id: int,
     *,
-    user_id: int,
+    user_id: int | None,
     user_name: str,
     display_name: str,
-    start_garnets: int,
     now: float,
-) -> PlayerRow:
-    row = await fetch_one(conn, "SELECT COALESCE(MAX(join_seq), 0) + 1 FROM players WHERE game_id = ?", (game_id,))
-    seq = int(row[0])
-    seat = f"p{seq}"
-    await conn.execute(
-        "INSERT INTO players(game_id, seat, join_seq, user_id, user_name, display_name, start_garnets, joined_at)"
+    computer: str | None = None,
+) -> str:
+    """The next free seat id (p1, p2, ...), in join order."""
+    taken = {r["seat"] for r in await rows(conn, "SELECT seat FROM seats WHERE game_id = ?", (game_id,))}
+    top = await row(conn, "SELECT COALESCE(MAX(join_seq), 0) AS n FROM seats WHERE game_id = ?", (game_id,))
+    seat = next(f"p{i}" for i in range(1, len(taken) + 2) if f"p{i}" not in taken)
+    await run(
+        conn,
+        "INSERT INTO seats(game_id, seat, join_seq, user_id, user_name, display_name, computer, joined_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (game_id, seat, seq, user_id, user_name, display_name, start_garnets, now),
+        (game_id, seat, int(top["n"] if top else 0) + 1, user_id, user_name, display_name, computer, now),
     )
-    return PlayerRow(game_id, seat, seq, user_id, user_name, display_name, start_garnets)
+    return seat
 
 
-async def remove_player(conn: aiosqlite.Connection, game_id: int, seat: str) -> None:
-    await conn.execute("DELETE FROM players WHERE game_id = ? AND seat = ?", (game_id, seat))
+async def remove_seat(conn: Any, game_id: int, seat: str) -> None:
+    await run(conn, "DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
 
 
 async def reassign_seat(
-    conn: aiosqlite.Connection, game_id: int, seat: str, *, user_id: int, user_name: str, display_name: str
+    conn: Any, game_id: int, seat: str, *, user_id: int | None, user_name: str, display_name: str,
+    computer: str | None = None,
 ) -> None:
-    await conn.execute(
-        "UPDATE players SET user_id = ?, user_name = ?, display_name = ? WHERE game_id = ? AND seat = ?",
-        (user_id, user_name, display_name, game_id, seat),
+    await run(
+        conn,
+        "UPDATE seats SET user_id = ?, user_name = ?, display_name = ?, computer = ? WHERE game_id = ? AND seat = ?",
+        (user_id, user_name, display_name, computer, game_id, seat),
     )
 
 
-async def set_start_garnets(conn: aiosqlite.Connection, game_id: int, seat: str, amount: int) -> None:
-    await conn.execute("UPDATE players SET start_garnets = ? WHERE game_id = ? AND seat = ?", (amount, game_id, seat))
+async def seat_holders(conn: Any, game_ids: set[int]) -> dict[tuple[int, str], int | None]:
+    """(game, seat) -> the user holding the seat (None: a computer player), for these games."""
+    if not game_ids:
+        return {}
+    found = await rows(
+        conn, f"SELECT game_id, seat, user_id FROM seats WHERE game_id IN ({marks(len(game_ids))})",
+        sorted(game_ids),
+    )
+    return {(r["game_id"], r["seat"]): r["user_id"] for r in found}

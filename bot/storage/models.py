@@ -1,166 +1,134 @@
-"""Rows as typed values, so the game flow never indexes raw sqlite rows."""
+"""Rows as typed values, so the host never indexes raw database rows."""
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-import aiosqlite
+from rules.contract import Pending
+
+from .sql import Row, loads
 
 LOBBY = "lobby"
-DRAFT = "draft"
-ROUND = "round"
-EC = "ec"
+RUNNING = "running"
 ENDED = "ended"
-ACTIVE_STATUSES = (LOBBY, DRAFT, ROUND, EC)
+ACTIVE_STATUSES = (LOBBY, RUNNING)
 
 
-def _loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+@dataclass(frozen=True, slots=True)
+class HostOptions:
+    """How the host runs a game, whatever the game: clocks, reminders, the reveal."""
+
+    deadline_hours: float = 24.0  # a clock's length when the game gives none
+    reminder_hours: float = 1.0  # DM who owes a decision this long before its deadline; 0 = never
+    wait_for_deadline: bool = False  # collected decisions wait for the deadline even when all are in
+    reveal: bool = True  # the presentation may show every seat once the game ends
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deadline_hours": self.deadline_hours,
+            "reminder_hours": self.reminder_hours,
+            "wait_for_deadline": self.wait_for_deadline,
+            "reveal": self.reveal,
+        }
+
+    @staticmethod
+    def from_json(doc: dict[str, Any] | None) -> HostOptions:
+        doc = doc or {}
+        return HostOptions(
+            deadline_hours=float(doc.get("deadline_hours", 24.0)),
+            reminder_hours=float(doc.get("reminder_hours", 1.0)),
+            wait_for_deadline=bool(doc.get("wait_for_deadline", False)),
+            reveal=bool(doc.get("reveal", True)),
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class GameRow:
     id: int
+    kind: str
     guild_id: int
     channel_id: int
     host_id: int
     status: str
-    phase_seq: int
-    round: int
-    rounds_total: int
-    deadline_hours: float
-    start_garnets: int
-    wait_for_deadline: bool
-    deadline_at: float | None
-    paused_remaining: float | None
-    placements: list[str] | None
-    state: dict[str, Any] | None
-    draft: dict[str, Any] | None
+    settings: dict[str, Any]
+    options: HostOptions
+    seed: str | None
+    draws: int
+    setup: dict[str, Any] | None
+    state: dict[str, Any] | None  # encoded; decode with the game (the host caches it by version)
+    version: int
+    step: int
+    pending: Pending | None
+    step_opened_at: float | None
+    paused: bool
     results: dict[str, Any] | None
-    ec_seat: str | None
-    reveal: bool
+    season_id: int | None
     created_at: float
+    started_at: float | None
     ended_at: float | None
-    reminder_hours: float = 1.0
 
     @property
-    def paused(self) -> bool:
-        return self.paused_remaining is not None
-
-    @property
-    def accepts_submissions(self) -> bool:
-        return self.status in (DRAFT, ROUND)
+    def active(self) -> bool:
+        return self.status != ENDED
 
     @staticmethod
-    def from_row(row: aiosqlite.Row, extra: int = 0) -> GameRow:
-        """Parsed once per stored version: an unchanged row gives back the same GameRow (so its JSON
-        values are shared — never mutate them). Saves re-parsing the state on every command and keystroke.
-
-        `extra`: the row is `SELECT games.*, <extra more columns>`; only the games columns are compared."""
-        raw = tuple(row)
-        if extra:
-            raw = raw[:-extra]
-        key = row["id"]
-        cached = _GAME_ROWS.get(key)
-        if cached is not None and cached[0] == raw:
-            return cached[1]
-        game = GameRow._parse(row)
-        if len(_GAME_ROWS) >= _GAME_ROWS_MAX:
-            del _GAME_ROWS[next(iter(_GAME_ROWS))]  # the oldest entry
-        _GAME_ROWS[key] = (raw, game)
-        return game
-
-    @staticmethod
-    def _parse(row: aiosqlite.Row) -> GameRow:
+    def from_row(r: Row) -> GameRow:
+        pending = loads(r["pending_json"])
         return GameRow(
-            id=row["id"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            host_id=row["host_id"],
-            status=row["status"],
-            phase_seq=row["phase_seq"],
-            round=row["round"],
-            rounds_total=row["rounds_total"],
-            deadline_hours=row["deadline_hours"],
-            start_garnets=row["start_garnets"],
-            wait_for_deadline=bool(row["wait_for_deadline"]),
-            deadline_at=row["deadline_at"],
-            paused_remaining=row["paused_remaining"],
-            placements=_loads(row["placements_json"]),
-            state=_loads(row["state_json"]),
-            draft=_loads(row["draft_json"]),
-            results=_loads(row["results_json"]),
-            ec_seat=row["ec_seat"],
-            reveal=bool(row["reveal"]),
-            created_at=row["created_at"],
-            ended_at=row["ended_at"],
-            reminder_hours=row["reminder_hours"],
+            id=r["id"],
+            kind=r["kind"],
+            guild_id=r["guild_id"],
+            channel_id=r["channel_id"],
+            host_id=r["host_id"],
+            status=r["status"],
+            settings=loads(r["settings_json"]) or {},
+            options=HostOptions.from_json(loads(r["options_json"])),
+            seed=r["seed"],
+            draws=r["draws"],
+            setup=loads(r["setup_json"]),
+            state=loads(r["state_json"]),
+            version=r["version"],
+            step=r["step"],
+            pending=None if pending is None else Pending.from_json(pending),
+            step_opened_at=r["step_opened_at"],
+            paused=bool(r["paused"]),
+            results=loads(r["results_json"]),
+            season_id=r["season_id"],
+            created_at=r["created_at"],
+            started_at=r["started_at"],
+            ended_at=r["ended_at"],
         )
 
 
-# game id -> (the row's raw values, its GameRow); bounded, oldest first out.
-_GAME_ROWS: dict[int, tuple[tuple[Any, ...], GameRow]] = {}
-_GAME_ROWS_MAX = 4096
-
-
 @dataclass(frozen=True, slots=True)
-class PlayerRow:
-    game_id: int
+class SeatRow:
     seat: str
     join_seq: int
-    user_id: int
+    user_id: int | None
     user_name: str
     display_name: str
-    start_garnets: int
+    computer: str | None = None
 
     @staticmethod
-    def from_row(row: aiosqlite.Row) -> PlayerRow:
-        return PlayerRow(
-            game_id=row["game_id"],
-            seat=row["seat"],
-            join_seq=row["join_seq"],
-            user_id=row["user_id"],
-            user_name=row["user_name"],
-            display_name=row["display_name"],
-            start_garnets=row["start_garnets"],
-        )
+    def from_row(r: Row) -> SeatRow:
+        return SeatRow(r["seat"], r["join_seq"], r["user_id"], r["user_name"], r["display_name"], r["computer"])
 
 
 @dataclass(frozen=True, slots=True)
-class DraftRow:
-    seat: str
-    bid: int
-    roles: list[str]
-    characters: list[str]
-
-    @staticmethod
-    def from_row(row: aiosqlite.Row) -> DraftRow:
-        return DraftRow(row["seat"], row["bid"], json.loads(row["roles_json"]), json.loads(row["characters_json"]))
-
-
-@dataclass(frozen=True, slots=True)
-class SubmissionRow:
-    round: int
-    seat: str
-    actions: list[dict[str, Any]] | None
-    buys: list[list[str]]
-    guess: dict[str, str] | None
+class ClockRow:
+    clock: str
+    position: int
+    deadline_at: float | None
+    remaining: float | None
 
     @property
-    def submitted(self) -> bool:
-        return self.actions is not None
+    def running(self) -> bool:
+        return self.deadline_at is not None
 
     @staticmethod
-    def from_row(row: aiosqlite.Row) -> SubmissionRow:
-        return SubmissionRow(
-            row["round"],
-            row["seat"],
-            _loads(row["actions_json"]),
-            json.loads(row["buys_json"]),
-            _loads(row["guess_json"]),
-        )
+    def from_row(r: Row) -> ClockRow:
+        return ClockRow(r["clock"], r["position"], r["deadline_at"], r["remaining"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,13 +136,14 @@ class TimerRow:
     id: int
     game_id: int
     kind: str
-    phase_seq: int
+    step: int
+    clock: str | None
     due_at: float
     attempts: int
 
     @staticmethod
-    def from_row(row: aiosqlite.Row) -> TimerRow:
-        return TimerRow(row["id"], row["game_id"], row["kind"], row["phase_seq"], row["due_at"], row["attempts"])
+    def from_row(r: Row) -> TimerRow:
+        return TimerRow(r["id"], r["game_id"], r["kind"], r["step"], r["clock"], r["due_at"], r["attempts"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,15 +157,9 @@ class OutboxRow:
     attempts: int
 
     @staticmethod
-    def from_row(row: aiosqlite.Row) -> OutboxRow:
+    def from_row(r: Row) -> OutboxRow:
         return OutboxRow(
-            row["id"],
-            row["game_id"],
-            row["target"],
-            row["channel_id"],
-            row["seat"],
-            json.loads(row["payload_json"]),
-            row["attempts"],
+            r["id"], r["game_id"], r["target"], r["channel_id"], r["seat"], loads(r["payload_json"]), r["attempts"]
         )
 
 
@@ -205,19 +168,24 @@ class PanelRow:
     nonce: str
     game_id: int
     user_id: int
-    phase_seq: int
-    kind: str | None
-    page: int
-    picks: list[str]
+    step: int
+    data: dict[str, Any] = field(default_factory=dict)
 
     @staticmethod
-    def from_row(row: aiosqlite.Row) -> PanelRow:
-        return PanelRow(
-            row["nonce"],
-            row["game_id"],
-            row["user_id"],
-            row["phase_seq"],
-            row["kind"],
-            row["page"],
-            json.loads(row["picks_json"]),
-        )
+    def from_row(r: Row) -> PanelRow:
+        return PanelRow(r["nonce"], r["game_id"], r["user_id"], r["step"], loads(r["data_json"]) or {})
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    id: int
+    seq: int
+    step: int
+    kind: str
+    public: bool
+    data: dict[str, Any]
+    at: float
+
+    @staticmethod
+    def from_row(r: Row) -> EventRow:
+        return EventRow(r["id"], r["seq"], r["step"], r["kind"], bool(r["public"]), loads(r["data_json"]), r["at"])

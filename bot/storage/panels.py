@@ -1,37 +1,34 @@
-"""Persistent action panels: what a player picked on a /crimecity panel message."""
+"""Persistent panels: what a player picked on a panel message (its components carry only a nonce)."""
 
 from __future__ import annotations
 
-import json
+from typing import Any
 
-import aiosqlite
-
-from .db import fetch_one
 from .models import PanelRow
+from .sql import dumps, row, run
+
+PER_PLAYER = 1  # live panels a player keeps per game: opening a new one retires the older ones
 
 
-async def create_panel(
-    conn: aiosqlite.Connection, nonce: str, game_id: int, user_id: int, phase_seq: int, now: float
-) -> None:
-    await conn.execute(
-        "INSERT INTO panels(nonce, game_id, user_id, phase_seq, created_at) VALUES (?, ?, ?, ?, ?)",
-        (nonce, game_id, user_id, phase_seq, now),
+async def create_panel(conn: Any, nonce: str, game_id: int, user_id: int, step: int, data: dict[str, Any],
+                       now: float) -> None:
+    await run(conn, "DELETE FROM panels WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+    await run(
+        conn,
+        "INSERT INTO panels(nonce, game_id, user_id, step, data_json, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        (nonce, game_id, user_id, step, dumps(data), now),
     )
 
 
-async def get_panel(conn: aiosqlite.Connection, game_id: int, nonce: str) -> PanelRow | None:
-    row = await fetch_one(conn, "SELECT * FROM panels WHERE nonce = ? AND game_id = ?", (nonce, game_id))
-    return None if row is None else PanelRow.from_row(row)
+async def get_panel(conn: Any, game_id: int, nonce: str) -> PanelRow | None:
+    found = await row(conn, "SELECT * FROM panels WHERE nonce = ? AND game_id = ?", (nonce, game_id))
+    return None if found is None else PanelRow.from_row(found)
 
 
-async def update_panel(
-    conn: aiosqlite.Connection, nonce: str, *, kind: str | None, page: int, picks: list[str]
-) -> None:
-    await conn.execute(
-        "UPDATE panels SET kind = ?, page = ?, picks_json = ? WHERE nonce = ?", (kind, page, json.dumps(picks), nonce)
-    )
+async def update_panel(conn: Any, nonce: str, data: dict[str, Any]) -> None:
+    await run(conn, "UPDATE panels SET data_json = ? WHERE nonce = ?", (dumps(data), nonce))
 
 
-async def forget_panels(conn: aiosqlite.Connection, game_id: int) -> None:
+async def forget_panels(conn: Any, game_id: int) -> None:
     """Panels of finished games are useless; a click on one is refused anyway."""
-    await conn.execute("DELETE FROM panels WHERE game_id = ?", (game_id,))
+    await run(conn, "DELETE FROM panels WHERE game_id = ?", (game_id,))

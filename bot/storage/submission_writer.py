@@ -1,4 +1,4 @@
-"""Round submissions written in batches: every row that arrives while one batch is being written goes
+"""Collected submissions written in batches: every row that arrives while one batch is being written goes
 into the next one, as ONE multi-row statement (one round trip to the writer's thread, one fsync).
 
 Why: a player is told "recorded" only once the row is on disk. Written one by one inside
@@ -7,9 +7,9 @@ round trip waits for a whole turn of the loop, so a game-night peak queued playe
 (act p50 30 ms with 16 players in flight, see docs/performance.md). Here a batch costs one round trip
 whatever its size, and nobody waits for a round trip of anyone else's.
 
-Every row stays guarded as before: it is written only if its game is still in round play in the
-phase it was checked against. The statement's count of written rows says whether all were; if not
-(a round resolved meanwhile: rare), the batch's rows are written again one by one, each with its own
+Every row stays guarded: it is written only if its game is still running at the decision (`step`)
+it was checked against. The statement's count of written rows says whether all were; if not
+(a decision resolved meanwhile: rare), the batch's rows are written again one by one, each with its own
 count. If the batch's statement fails, nothing of it is written (SQLite undoes a statement as a whole)
 and its rows are retried one by one, so one bad row cannot fail the others.
 """
@@ -20,20 +20,20 @@ import asyncio
 import logging
 from typing import Any
 
-from .db import Database, _finish
-from .models import SubmissionRow
+from ..aio import finish as _finish
+from .db import Database
 from .submissions import guarded_upsert_sql, guarded_values
 
 log = logging.getLogger(__name__)
 
-# (the row's values + phase_seq, its outcome, set once its batch is over whatever the outcome)
+# (the row's values with its step, its outcome, set once its batch is over whatever the outcome)
 _Item = tuple[tuple[Any, ...], "asyncio.Future[bool]", "asyncio.Future[None]"]
 
 
 class SubmissionWriter:
     """`put_if_open` for any number of concurrent callers; one task writes what they queue."""
 
-    MAX_ROWS = 128  # 8 parameters a row, far below SQLite's limit; bigger batches gain nothing
+    MAX_ROWS = 128  # 6 parameters a row, far below SQLite's limit; bigger batches gain nothing
 
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -42,15 +42,17 @@ class SubmissionWriter:
         self._writing = False  # a batch is being written (by a caller, or by the task)
         self.batches = 0  # statements issued, for tests and benches
 
-    async def put_if_open(self, game_id: int, phase_seq: int, row: SubmissionRow, now: float) -> bool:
-        """Write (insert or replace) `row` only if the game is still in round play in phase `phase_seq`
-        and round `row.round`. True once it is on disk; False if the phase moved on (nothing written).
+    async def put_if_open(
+        self, game_id: int, step: int, seat: str, move: dict[str, Any], user_id: int | None, now: float
+    ) -> bool:
+        """Write (insert or replace) `seat`'s move only if the game is still running at decision `step`.
+        True once it is on disk; False if the decision moved on (nothing written).
         A cancelled caller still waits until its row's batch is over, so it never lets go of the game's
         lock with its write in flight."""
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[bool] = loop.create_future()
         settled: asyncio.Future[None] = loop.create_future()
-        self._queue.append((guarded_values(game_id, phase_seq, row, now), fut, settled))
+        self._queue.append((guarded_values(game_id, step, seat, move, user_id, now), fut, settled))
         try:
             if not self._writing:
                 # Nobody is writing: write this batch here, without a task switch. Whatever arrives

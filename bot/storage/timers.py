@@ -1,43 +1,45 @@
-"""Persisted timers: deadlines and reminders, each tied to the phase it belongs to."""
+"""Persisted timers (deadlines, reminders, computer players' moves), each tied to its decision."""
 
 from __future__ import annotations
 
-import aiosqlite
+from typing import Any
 
-from .db import fetch_one
 from .models import TimerRow
+from .sql import insert, marks, row, rows, run
 
 
-async def add_timer(conn: aiosqlite.Connection, game_id: int, kind: str, phase_seq: int, due_at: float) -> int:
-    cur = await conn.execute(
-        "INSERT INTO timers(game_id, kind, phase_seq, due_at) VALUES (?, ?, ?, ?)", (game_id, kind, phase_seq, due_at)
+async def add_timer(conn: Any, game_id: int, kind: str, step: int, due_at: float, clock: str | None = None) -> int:
+    return await insert(
+        conn,
+        "INSERT INTO timers(game_id, kind, step, clock, due_at) VALUES (?, ?, ?, ?, ?)",
+        (game_id, kind, step, clock, due_at),
     )
-    return int(cur.lastrowid)
 
 
-async def clear_timers(conn: aiosqlite.Connection, game_id: int, kinds: tuple[str, ...] | None = None) -> None:
+async def clear_timers(conn: Any, game_id: int, kinds: tuple[str, ...] | None = None) -> None:
     if kinds is None:
-        await conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        await run(conn, "DELETE FROM timers WHERE game_id = ?", (game_id,))
     else:
-        marks = ",".join("?" for _ in kinds)
-        await conn.execute(f"DELETE FROM timers WHERE game_id = ? AND kind IN ({marks})", (game_id, *kinds))
+        await run(conn, f"DELETE FROM timers WHERE game_id = ? AND kind IN ({marks(len(kinds))})", (game_id, *kinds))
 
 
-async def next_timer(conn: aiosqlite.Connection) -> TimerRow | None:
-    row = await fetch_one(conn, "SELECT * FROM timers ORDER BY due_at, id LIMIT 1")
-    return None if row is None else TimerRow.from_row(row)
+async def timers_of(conn: Any, game_id: int) -> list[TimerRow]:
+    return [TimerRow.from_row(r) for r in await rows(conn, "SELECT * FROM timers WHERE game_id = ?", (game_id,))]
 
 
-async def due_timers(conn: aiosqlite.Connection, now: float, limit: int = 50) -> list[TimerRow]:
-    rows = await conn.execute_fetchall(
-        "SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?", (now, limit)
-    )
-    return [TimerRow.from_row(r) for r in rows]
+async def due_timers(conn: Any, now: float, limit: int = 50) -> list[TimerRow]:
+    found = await rows(conn, "SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?", (now, limit))
+    return [TimerRow.from_row(r) for r in found]
 
 
-async def delete_timer(conn: aiosqlite.Connection, timer_id: int) -> None:
-    await conn.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
+async def next_due(conn: Any, now: float) -> float | None:
+    found = await row(conn, "SELECT MIN(due_at) AS at FROM timers WHERE due_at > ?", (now,))
+    return None if found is None or found["at"] is None else float(found["at"])
 
 
-async def postpone_timer(conn: aiosqlite.Connection, timer_id: int, due_at: float) -> None:
-    await conn.execute("UPDATE timers SET due_at = ?, attempts = attempts + 1 WHERE id = ?", (due_at, timer_id))
+async def delete_timer(conn: Any, timer_id: int) -> None:
+    await run(conn, "DELETE FROM timers WHERE id = ?", (timer_id,))
+
+
+async def postpone_timer(conn: Any, timer_id: int, due_at: float) -> None:
+    await run(conn, "UPDATE timers SET due_at = ?, attempts = attempts + 1 WHERE id = ?", (due_at, timer_id))

@@ -18,16 +18,8 @@ CODES = (
 )
 
 
-class RuleError(Exception):
+class RuleError(contract.RulesError):
     """A submission (or draft entry) the rules refuse. `code` is one of CODES."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def to_json(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
 
 
 class ParseError(contract.ParseError):

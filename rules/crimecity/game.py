@@ -45,7 +45,7 @@ from .replay_format import FORMAT, FormatError, parse_submission
 from .resolve import resolve_round
 from .results import final_results
 from .state import GameState, new_game
-from .validate import validate_submission
+from .validate import check_buys, check_guess, validate_submission
 from .views import public_view, view_for
 
 PLAYERS = 5
@@ -112,9 +112,9 @@ class CrimeCity:
             return Pending(ROUND, state.players, together=True, clocks=(Clock(f"round:{state.game.round}"),))
         if state.phase == EC:
             ec = _ec_pending(state)
-            voted = [s for s in ec["deciders"] if s in state.ec_votes]
-            awaited = tuple(s for s in ec["deciders"] if s not in voted) or tuple(ec["deciders"])
-            return Pending(EC, awaited)
+            voted = tuple(s for s in ec["deciders"] if s in state.ec_votes)
+            awaited = tuple(s for s in ec["deciders"] if s not in voted) or voted
+            return Pending(EC, awaited, optional=tuple(s for s in voted if s not in awaited))
         return None
 
     def check(self, state: Match, seat: str | None, move: Move) -> Refusal | None:
@@ -163,6 +163,7 @@ class CrimeCity:
         base["ec_pending"] = None
         base["ec_decided_by"] = state.decided_by
         base["ended_early"] = state.ended_early
+        base["draft_resolved"] = state.game is not None
         return base
 
     def encode_state(self, state: Match) -> dict[str, JSON]:
@@ -245,6 +246,10 @@ class CrimeCity:
 
         return simulate(games, seed, tick).report()
 
+    def counts(self, state: Match, move: Move) -> bool:
+        """Optional member of the contract for collected decisions: does this move count as submitted?"""
+        return counts(move)
+
     def hidden(self, state: Match) -> set[str]:
         if state.phase == OVER or state.game is None:
             return set()
@@ -272,7 +277,9 @@ class CrimeCity:
         if kind == "round":
             if state.phase != ROUND or state.game is None:
                 raise RuleError("wrong_phase", "No round is open for submissions.")
-            err = validate_submission(state.game, seat, parse_round_move(move, state.players))
+            sub = parse_round_move(move, state.players, partial=True)
+            extras_only = move.get("actions") is None
+            err = _check_extras(state.game, seat, sub) if extras_only else validate_submission(state.game, seat, sub)
             if err is not None:
                 raise err
             return
@@ -385,7 +392,8 @@ class CrimeCity:
                 subs[seat] = None
                 continue
             try:
-                subs[seat] = parse_round_move(move, state.players)
+                sub = parse_round_move(move, state.players, partial=True)
+                subs[seat] = None if move.get("actions") is None else sub  # extras alone: no submission
             except RuleError as err:
                 subs[seat] = None
                 events.append(Event.to(seat, "rejected", {**err.to_json(), "round": state.game.round}))
@@ -527,16 +535,33 @@ def parse_draft_move(move: Move) -> DraftSubmission:
     return DraftSubmission(bid, tuple(complete_ranking(roles, ROLES)), tuple(complete_ranking(chars, CHARACTERS)))
 
 
-def parse_round_move(move: Move, players: tuple[str, ...]) -> Submission:
-    """A round move as a Submission; RuleError("malformed") when it cannot be read."""
+def parse_round_move(move: Move, players: tuple[str, ...], *, partial: bool = False) -> Submission:
+    """A round move as a Submission; RuleError("malformed") when it cannot be read. With `partial`,
+    `"actions": null` is allowed: purchases or a guess recorded before the actions (no actions yet)."""
     body = {k: v for k, v in move.items() if k != "kind"}
+    extras_only = partial and body.get("actions") is None
+    if extras_only:
+        body = {**body, "actions": []}
     try:
         sub = parse_submission(body, players, "move")
     except (FormatError, ParseError) as exc:
         raise RuleError("malformed", str(exc)) from None
     if sub is None:
         raise RuleError("shape", "A submission needs at least one action.")
-    return sub
+    return sub if not extras_only else Submission((), sub.buys, sub.guess)
+
+
+def counts(move: Move) -> bool:
+    """Whether a collected round move is a submission (it has actions), not only purchases or a guess."""
+    return move.get("kind") != "round" or move.get("actions") is not None
+
+
+def _check_extras(game: GameState, seat: str, sub: Submission) -> RuleError | None:
+    if sub.guess is not None:
+        err = check_guess(game, seat, sub.guess)
+        if err is not None:
+            return err
+    return check_buys(game, seat, sub.buys) if sub.buys else None
 
 
 GAME = CrimeCity()

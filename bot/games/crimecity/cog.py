@@ -1,0 +1,509 @@
+"""`/crimecity`: Crime City's slash commands (commands.md), on the host's services.
+
+Commands read what the caller typed, ask the host to do it (the host checks rights, decisions and,
+through `rules`, legality) and answer in Crime City's words. Private answers are ephemeral.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from rules.crimecity import CHARACTERS, legal_actions, legal_seconds
+from rules.crimecity.draft import DraftSubmission
+from rules.crimecity.game import DRAFT, ROUND, draft_move
+from rules.crimecity.ids import ROLES, Role
+from rules.crimecity.notation import describe_action, format_action, parse_action, parse_character, parse_guess
+from rules.crimecity.validate import BUY_COST
+
+from ...host import HostOptions, Member, Refused, Turn, UserError
+from ...host.commands import GAME_HELP, MAX_CHOICES, answer, caller_of, game_choices, matches, timestamp
+from . import reports, rules_pages
+from .moves import round_move, submit_actions
+from .panel import panel_view
+from .texts import char_title, role_title
+
+if TYPE_CHECKING:
+    from ...host import Host
+    from .presentation import CrimeCityPresentation
+
+log = logging.getLogger(__name__)
+KIND = "crimecity"
+MAX_POINTS = 50  # friendship points in one purchase (the option's range)
+
+HELP = """\
+**Crime City** — 5 players, a hidden character and role each, up to 6 rounds.
+**Lobby**: `/crimecity new` (host) · `/crimecity join` · `/crimecity leave` · `/crimecity start` (host)
+**Play** (in the game's channel or in a DM with me; answers are private):
+- `/crimecity draft bid characters roles` — your draft bid and rankings
+- `/crimecity act first second` — your two actions (the list offers only legal ones)
+- `/crimecity friendship a b points` — buy friendship points (3 garnets each)
+- `/crimecity guess roles` — the Mob Boss's guess
+- `/crimecity status` — your seat, what you learned, your submission, cooldowns, deadline
+- `/crimecity panel` — pick your actions from menus (only legal ones), then Submit
+- `/crimecity board` — the public board · `/crimecity rules` — the rules in short pages
+- `/crimecity history` — this server's finished games
+- `/crimecity ec player` — choose the EC when the results ask you to
+**Hosting**: `/crimecity admin resolve|deadline|reminder|pause|resume|end|replace|garnets|placements|export`
+Action notation: `move vertical secretary`, `converse store_clerk`, `ability detective`, \
+`ability player Alice`, `ability policeman bank` (Governor), `friend banker`."""
+
+
+def _lobby_line(names: list[str]) -> str:
+    joined = ", ".join(names) if names else "nobody yet"
+    return f"Players ({len(names)}/5): {joined}"
+
+
+def _ranking(text: str | None, parse: Any) -> list[Any]:
+    if not text or not text.strip():
+        return []
+    items = [parse(part) for part in text.replace(";", ",").split(",") if part.strip()]
+    if len(set(items)) != len(items):
+        raise Refused("malformed", "A ranking cannot name the same entry twice.")
+    return items
+
+
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+@app_commands.allowed_installs(guilds=True, users=False)
+class CrimeCityCog(commands.GroupCog, group_name=KIND, group_description="Crime City: a hidden-role game for 5 players"):
+    admin = app_commands.Group(name="admin", description="Hosting commands (the game's host or Manage Server).")
+
+    def __init__(self, host: Host, presentation: CrimeCityPresentation) -> None:
+        self.host = host
+        self.presentation = presentation
+        super().__init__()
+
+    async def _games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await game_choices(self.host, interaction.client, KIND, interaction, current)
+
+    # ---- lobby -----------------------------------------------------------------------------------------
+
+    @app_commands.command(name="new", description="Open a Crime City lobby in this channel (you become its host).")
+    @app_commands.describe(
+        rounds="How many rounds at most (1-6)",
+        deadline_hours="Hours for each phase (draft, each round)",
+        garnets="Starting garnets for each player",
+        wait_for_deadline="Wait for the deadline even when all five have submitted",
+        reminder_hours="DM players who have not submitted this many hours before each deadline (0: never)",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        rounds: app_commands.Range[int, 1, 6] = 6,
+        deadline_hours: app_commands.Range[float, 0.0, 1440.0] = 24.0,
+        garnets: app_commands.Range[int, 0, None] = 0,
+        wait_for_deadline: bool = False,
+        reminder_hours: app_commands.Range[float, 0.0, 1440.0] = 1.0,
+    ) -> None:
+        options = HostOptions(
+            deadline_hours=deadline_hours, reminder_hours=reminder_hours, wait_for_deadline=wait_for_deadline
+        )
+        game = await self.host.lobby.open(
+            caller_of(interaction), KIND, {"rounds": rounds, "garnets": garnets}, options
+        )
+        remind = f"reminders {reminder_hours:g} h before each deadline" if reminder_hours else "no reminders"
+        text = (
+            f"**Crime City** — a new game (#{game.id}) is open in this channel, hosted by {interaction.user.mention}.\n"
+            f"{rounds} rounds at most, {deadline_hours:g} h per phase, {garnets} starting garnets"
+            + (", waiting for every deadline" if wait_for_deadline else "")
+            + f", {remind}.\nJoin with /crimecity join (5 players exactly); the host starts with /crimecity start."
+        )
+        await answer(interaction, text, ephemeral=False)
+
+    @app_commands.command(name="join", description="Join the lobby in this channel.")
+    async def join(self, interaction: discord.Interaction) -> None:
+        _game, roster = await self.host.lobby.join(caller_of(interaction), KIND)
+        names = [roster.name_of(s) for s in roster.seats]
+        tail = " The lobby is full: the host can /crimecity start." if len(names) == 5 else ""
+        await answer(
+            interaction, f"{interaction.user.display_name} joined. {_lobby_line(names)}.{tail}", ephemeral=False
+        )
+
+    @app_commands.command(name="leave", description="Leave the lobby (before the draft).")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        _game, roster = await self.host.lobby.leave(caller_of(interaction), KIND)
+        names = [roster.name_of(s) for s in roster.seats]
+        await answer(interaction, f"{interaction.user.display_name} left. {_lobby_line(names)}.", ephemeral=False)
+
+    @app_commands.command(name="start", description="Close the lobby and open the draft (host or admin).")
+    @app_commands.describe(game=GAME_HELP)
+    async def start(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        advance, roster = await self.host.lobby.start(caller_of(interaction), KIND, game)
+        mentions = [p.user_id for p in roster.players if p.user_id is not None]
+        board = await self.host.reports.board(caller_of(interaction), KIND, str(advance.game.id))
+        deadline = board.clock.deadline_at
+        state = "the clock is paused" if deadline is None else f"deadline {timestamp(deadline)}"
+        text = (
+            f"**Crime City** — the draft is open ({state}). "
+            + " ".join(f"<@{uid}>" for uid in mentions)
+            + "\nSubmit privately with /crimecity draft bid:<garnets> characters:<ranking> roles:<ranking> "
+            "(here or in a DM with me). Use /crimecity rules topic:draft for how the draft works."
+        )
+        await answer(interaction, text, ephemeral=False, mention=mentions)
+
+    start.autocomplete("game")(_games)
+
+    # ---- playing -----------------------------------------------------------------------------------------
+
+    @app_commands.command(name="draft", description="Record (or replace) your draft bid and rankings.")
+    @app_commands.describe(
+        bid="Garnets you bid for priority (paid when the draft resolves)",
+        characters="Characters in order of preference, comma-separated (the rest follow in the book's order)",
+        roles="Hidden roles in order of preference, comma-separated (the rest follow in the book's order)",
+        game=GAME_HELP,
+    )
+    async def draft(
+        self,
+        interaction: discord.Interaction,
+        bid: app_commands.Range[int, 0, None] = 0,
+        characters: str | None = None,
+        roles: str | None = None,
+        game: str | None = None,
+    ) -> None:
+        from rules.crimecity.draft import complete_ranking
+        from rules.crimecity.notation import parse_role
+
+        role_list = _ranking(roles, parse_role)
+        if Role.NONE in role_list:
+            raise Refused("malformed", "Rank only the five hidden roles; 'none' is not one you can draft.")
+        sub = DraftSubmission(
+            bid,
+            tuple(complete_ranking(role_list, ROLES)),
+            tuple(complete_ranking(_ranking(characters, parse_character), CHARACTERS)),
+        )
+
+        def build(turn: Turn) -> dict[str, Any]:
+            if turn.game.pending is None or turn.game.pending.decision != DRAFT:
+                raise UserError("The draft is not open in this game.")
+            return draft_move(sub)
+
+        played = await self.host.play.submit(caller_of(interaction), KIND, build, game)
+        balance = self.presentation.game.view(played.turn.state, played.turn.seat).get("garnets", 0)
+        text = (
+            f"Draft submission recorded: bid **{sub.bid}** of your {balance} garnets.\n"
+            "Roles: " + ", ".join(f"{i}. {role_title(r.value)}" for i, r in enumerate(sub.roles, 1)) + "\n"
+            "Characters: " + ", ".join(f"{i}. {char_title(c.value)}" for i, c in enumerate(sub.characters, 1)) + "\n"
+            "You can replace it until the draft resolves."
+        )
+        await answer(interaction, text)
+
+    draft.autocomplete("game")(_games)
+
+    @app_commands.command(name="act", description="Record (or replace) your two actions for this round.")
+    @app_commands.describe(
+        first="Your first action (pick from the list, or type e.g. 'move vertical secretary')",
+        second="Your second action (leave out only when you may submit a single move)",
+        game=GAME_HELP,
+    )
+    async def act(
+        self, interaction: discord.Interaction, first: str, second: str | None = None, game: str | None = None
+    ) -> None:
+        played = await submit_actions(self.host, caller_of(interaction), first, second, game)
+        roster, move = played.turn.roster, played.move
+        from rules.crimecity.actions import Action
+
+        shown = "\n".join(f"- `{format_action(Action.from_json(a), roster.name_of)}`" for a in move["actions"])
+        extras = []
+        if move.get("buy"):
+            extras.append(f"{len(move['buy'])} friendship point(s) bought")
+        if move.get("guess"):
+            extras.append("a role guess")
+        tail = f"\nAlso recorded: {', '.join(extras)}." if extras else ""
+        await answer(
+            interaction,
+            f"Round {reports.round_no(played.turn)} actions recorded:\n{shown}{tail}\n"
+            "You can replace them until the round resolves.",
+        )
+
+    @act.autocomplete("first")
+    async def _act_first_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._action_choices(interaction, current, second=False)
+
+    @act.autocomplete("second")
+    async def _act_second_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._action_choices(interaction, current, second=True)
+
+    act.autocomplete("game")(_games)
+
+    async def _action_choices(
+        self, interaction: discord.Interaction, current: str, *, second: bool
+    ) -> list[app_commands.Choice[str]]:
+        """Only the caller's legal actions now (for `second`: legal together with `first`)."""
+        try:
+            turn = await self.host.play.turn(caller_of(interaction), KIND, getattr(interaction.namespace, "game", None))
+            if turn is None or turn.game.pending is None or turn.game.pending.decision != ROUND:
+                return []
+            state = turn.state.game
+            seat, roster = turn.seat, turn.roster
+            if second:
+                first_text = getattr(interaction.namespace, "first", None)
+                if not first_text:
+                    return []
+                actions = legal_seconds(state, seat, parse_action(first_text, roster.lookup))
+            else:
+                actions = legal_actions(state, seat)
+            out = []
+            for action in actions:
+                value = format_action(action, roster.name_of)
+                name = describe_action(state, seat, action, roster.name_of)
+                if matches(current, value, name) and len(value) <= 100:
+                    out.append(app_commands.Choice(name=name[:100], value=value))
+                if len(out) >= MAX_CHOICES:
+                    break
+            return out
+        except Exception:
+            log.debug("action autocomplete gave nothing", exc_info=True)
+            return []
+
+    @app_commands.command(name="panel", description="Pick this round's actions from menus of legal ones, then Submit.")
+    @app_commands.describe(game=GAME_HELP)
+    async def panel(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        from .panel import open_panel
+
+        screen = await open_panel(self.host, caller_of(interaction), game)
+        await answer(interaction, screen.text, view=panel_view(screen))
+
+    panel.autocomplete("game")(_games)
+
+    @app_commands.command(name="guess", description="Mob Boss: guess every character's hidden role this round.")
+    @app_commands.describe(
+        roles="character=role for all 8 characters, comma-separated; 'none' for a character without a role",
+        game=GAME_HELP,
+    )
+    async def guess(self, interaction: discord.Interaction, roles: str, game: str | None = None) -> None:
+        guess = parse_guess(roles)
+
+        def build(turn: Turn) -> dict[str, Any]:
+            reports.require_round(turn)
+            return round_move(turn, guess={c.value: r.value for c, r in guess.items()})
+
+        await self.host.play.submit(caller_of(interaction), KIND, build, game)
+        lines = [f"{char_title(c.value)}: {role_title(guess[c].value)}" for c in CHARACTERS]
+        await answer(
+            interaction,
+            "Guess recorded for this round (you can replace it until the round resolves):\n" + "\n".join(lines),
+        )
+
+    guess.autocomplete("game")(_games)
+
+    @app_commands.command(name="friendship", description="Spend 3 garnets per point on a friendship (this round).")
+    @app_commands.describe(
+        a="A character", b="Another character", points="Points to buy for this pair this round (0 cancels)",
+        game=GAME_HELP,
+    )
+    async def friendship(
+        self,
+        interaction: discord.Interaction,
+        a: str,
+        b: str,
+        points: app_commands.Range[int, 0, 50] = 1,
+        game: str | None = None,
+    ) -> None:
+        ca, cb = parse_character(a), parse_character(b)
+        if points > MAX_POINTS:
+            raise UserError(f"At most {MAX_POINTS} points at a time.")
+
+        def build(turn: Turn) -> dict[str, Any]:
+            reports.require_round(turn)
+            pair = sorted([ca.value, cb.value])
+            kept = [p for p in (turn.mine or {}).get("buy") or [] if sorted(p) != pair]
+            return round_move(turn, buy=kept + [[ca.value, cb.value]] * points)
+
+        played = await self.host.play.submit(caller_of(interaction), KIND, build, game)
+        buys = played.move["buy"]
+        balance = self.presentation.game.view(played.turn.state, played.turn.seat).get("garnets", 0)
+        if buys:
+            listed = ", ".join(f"{char_title(x)} + {char_title(y)}" for x, y in buys)
+            text = f"Purchases for this round: {listed} — {BUY_COST * len(buys)} of your {balance} garnets."
+        else:
+            text = "No friendship purchases recorded for this round."
+        text += "\nThey apply with this round's resolution, together with your actions (/crimecity act)."
+        await answer(interaction, text)
+
+    @friendship.autocomplete("a")
+    async def _friendship_a_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return character_choices(current)
+
+    @friendship.autocomplete("b")
+    async def _friendship_b_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return character_choices(current)
+
+    friendship.autocomplete("game")(_games)
+
+    @app_commands.command(name="ec", description="Choose the EC when the results leave that decision to you.")
+    @app_commands.describe(player="The member you choose as EC", game=GAME_HELP)
+    async def ec(self, interaction: discord.Interaction, player: discord.User, game: str | None = None) -> None:
+        text = await reports.choose_ec(self.host, caller_of(interaction), Member.from_user(player), game)
+        await answer(interaction, text)
+
+    ec.autocomplete("game")(_games)
+
+    # ---- what people read --------------------------------------------------------------------------------
+
+    @app_commands.command(name="status", description="Your private view: seat, goal, what you learned, submission.")
+    @app_commands.describe(game=GAME_HELP)
+    async def status(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        caller = caller_of(interaction)
+        text = await reports.status_text(self.host, caller, game)
+        turn = await self.host.play.turn(caller, KIND, game)
+        if turn is not None and turn.game.pending is not None and turn.game.pending.decision == ROUND:
+            text += "\nPick your actions with /crimecity panel (menus) or /crimecity act."
+        await answer(interaction, text)
+
+    status.autocomplete("game")(_games)
+
+    @app_commands.command(name="board", description="The public board: positions, friendship points, who submitted.")
+    @app_commands.describe(game=GAME_HELP, public="Post it in the channel for everyone (it holds no secret)")
+    async def board(self, interaction: discord.Interaction, game: str | None = None, public: bool = False) -> None:
+        text, view = await reports.board_text(self.host, caller_of(interaction), game)
+        file = None
+        if view is not None:
+            png = await asyncio.to_thread(self.presentation.picture, view)
+            if png:
+                from .texts import board_alt
+
+                file = discord.File(io.BytesIO(png), filename="board.png", description=board_alt(view))
+        # Ephemeral unless asked: a channel full of boards nobody asked for is noise on game night.
+        await answer(interaction, text, ephemeral=not (public and interaction.guild_id), file=file)
+
+    board.autocomplete("game")(_games)
+
+    @app_commands.command(name="history", description="This server's finished games: rounds, completions, ToL, EC.")
+    @app_commands.describe(page="Page (1 is the newest games)")
+    async def history(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, None] = 1) -> None:
+        embed = await reports.history_embed(self.host, interaction, page)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="rules", description="The rules of Crime City, in short pages.")
+    @app_commands.describe(topic="A topic (leave empty for the list)")
+    async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
+        page = rules_pages.page(topic)
+        await interaction.response.send_message(embed=discord.Embed.from_dict(page.embed_dict()), ephemeral=True)
+
+    @rules.autocomplete("topic")
+    async def _rules_topic_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            return [app_commands.Choice(name=n, value=v) for n, v in rules_pages.topic_choices(current)]
+        except Exception:
+            log.exception("rules autocomplete failed")
+            return []
+
+    @app_commands.command(name="help", description="What the Crime City commands do.")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await answer(interaction, HELP)
+
+    # ---- hosting -----------------------------------------------------------------------------------------
+
+    @admin.command(name="resolve", description="Resolve the current phase now with the submissions so far.")
+    @app_commands.describe(game=GAME_HELP)
+    async def admin_resolve(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        advance = await self.host.hosting.resolve(caller_of(interaction), KIND, game)
+        decided = next((e for e in advance.events if e.kind in ("draft_resolved", "board")), None)
+        if decided is not None and decided.kind == "draft_resolved":
+            what = "The draft"
+        else:
+            what = f"Round {decided.data['round'] if decided is not None else '?'}"
+        await answer(interaction, f"{what} is resolved; the results are being posted.")
+
+    @admin.command(name="deadline", description="Move the current phase's deadline to this many hours from now.")
+    @app_commands.describe(hours="Hours from now (fractions allowed)", game=GAME_HELP)
+    async def admin_deadline(self, interaction: discord.Interaction, hours: float, game: str | None = None) -> None:
+        clock = await self.host.hosting.deadline(caller_of(interaction), KIND, hours * 3600, game)
+        if clock.deadline_at is None:
+            text = f"The clock is paused; {hours:g} h will remain when it resumes."
+        else:
+            text = f"New deadline: {timestamp(clock.deadline_at)}."
+        await answer(interaction, text)
+
+    @admin.command(name="reminder", description="DM players who have not submitted this long before each deadline.")
+    @app_commands.describe(hours="Hours before the deadline (fractions allowed; 0 turns reminders off)", game=GAME_HELP)
+    async def admin_reminder(
+        self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.0, 1440.0], game: str | None = None
+    ) -> None:
+        from ...host.clocks import reminder_at
+
+        clock = await self.host.hosting.reminder(caller_of(interaction), KIND, hours, game)
+        if hours == 0:
+            text = "Reminders are off for this game."
+        else:
+            when = None if clock.deadline_at is None else reminder_at(self.host.clock(), clock.deadline_at, hours)
+            tail = f" The next one: {timestamp(when)}." if when is not None else ""
+            text = f"Players who have not submitted get a DM {hours:g} h before each deadline.{tail}"
+        await answer(interaction, text)
+
+    @admin.command(name="pause", description="Stop the deadline clock.")
+    @app_commands.describe(game=GAME_HELP)
+    async def admin_pause(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await self.host.hosting.pause(caller_of(interaction), KIND, True, game)
+        await answer(interaction, "The clock is paused: nothing resolves until /crimecity admin resume or resolve.")
+
+    @admin.command(name="resume", description="Restart the deadline clock.")
+    @app_commands.describe(game=GAME_HELP)
+    async def admin_resume(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        clock = await self.host.hosting.pause(caller_of(interaction), KIND, False, game)
+        await answer(interaction, f"The clock runs again: deadline {timestamp(clock.deadline_at)}.")
+
+    @admin.command(name="end", description="End the game early and post the results.")
+    @app_commands.describe(reveal="Also reveal every seat", game=GAME_HELP)
+    async def admin_end(self, interaction: discord.Interaction, reveal: bool = True, game: str | None = None) -> None:
+        await self.host.hosting.end(caller_of(interaction), KIND, reveal=reveal, game_opt=game)
+        await answer(interaction, "The game is ended; the results are being posted.")
+
+    @admin.command(name="replace", description="Hand a seat to another member (they get the seat's secrets by DM).")
+    @app_commands.describe(old="The member leaving the seat", new="The member taking it", game=GAME_HELP)
+    async def admin_replace(
+        self, interaction: discord.Interaction, old: discord.User, new: discord.User, game: str | None = None
+    ) -> None:
+        before, after = Member.from_user(old), Member.from_user(new)
+        await self.host.hosting.replace(caller_of(interaction), KIND, before, after, self.presentation.brief, game)
+        await answer(
+            interaction,
+            f"{after.display_name} now holds {before.display_name}'s seat; they were sent the seat's secrets by DM.",
+        )
+
+    @admin.command(name="garnets", description="Set a player's garnet balance.")
+    @app_commands.describe(player="The player", amount="The new balance", game=GAME_HELP)
+    async def admin_garnets(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User,
+        amount: app_commands.Range[int, 0, None],
+        game: str | None = None,
+    ) -> None:
+        text = await reports.set_garnets(self.host, caller_of(interaction), Member.from_user(player), amount, game)
+        await answer(interaction, text)
+
+    @admin.command(name="placements", description="The draft's tie-break: players from first to last last match.")
+    @app_commands.describe(order="Players by display name or mention, comma-separated, best first", game=GAME_HELP)
+    async def admin_placements(self, interaction: discord.Interaction, order: str, game: str | None = None) -> None:
+        text = await reports.set_placements(self.host, caller_of(interaction), order, game)
+        await answer(interaction, text)
+
+    @admin.command(name="export", description="The game's full record as a replay file (host only; holds secrets).")
+    @app_commands.describe(game=GAME_HELP)
+    async def admin_export(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        name, data = await self.host.hosting.export(caller_of(interaction), KIND, game)
+        file = discord.File(io.BytesIO(data), filename=name)
+        await answer(interaction, "The game's record (replay.md format). It holds every secret.", file=file)
+
+    for _command in (
+        admin_resolve, admin_deadline, admin_reminder, admin_pause, admin_resume, admin_end, admin_replace,
+        admin_garnets, admin_placements, admin_export,
+    ):
+        _command.autocomplete("game")(_games)
+    del _command
+
+
+def character_choices(current: str) -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=char_title(c.value), value=c.value)
+        for c in CHARACTERS
+        if matches(current, c.value, char_title(c.value))
+    ]
+

@@ -1,0 +1,220 @@
+"""Crime City as people read it: what each step's events become, reminders, the seat brief.
+
+Public texts are built from public views and public events only; a DM goes to one seat and says only
+what that seat's events say. Decided here: wording and layout; decided in `rules`: everything else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from rules.crimecity.game import DRAFT, EC, GAME, ROUND
+from rules.crimecity.ids import ROLE_GOALS, Role
+
+from ...host import DM, GameRow, Member, Message, Post, Reminder, Roster, StepView
+from ...host.presenting import STATUS, SUBMIT
+from . import texts
+
+if TYPE_CHECKING:
+    import discord
+    from discord.ext import commands
+
+    from ...host import Host
+
+TITLE = "**Crime City**"
+PRIVATE_KINDS = ("investigation", "identification", "goal_complete")
+
+
+class CrimeCityPresentation:
+    game = GAME
+
+    def cog(self, host: Host) -> commands.Cog:
+        from .cog import CrimeCityCog
+
+        return CrimeCityCog(host, self)
+
+    def picture(self, view: dict[str, Any]) -> bytes | None:
+        from .picture import render_board
+
+        return render_board(view)
+
+    def dynamic_items(self) -> Sequence[type[discord.ui.DynamicItem[Any]]]:
+        from .panel import PanelControl
+
+        return (PanelControl,)
+
+    # ---- steps -----------------------------------------------------------------------------------------
+
+    def step_messages(self, view: StepView) -> list[Message]:
+        kinds = {e.kind for e in view.events}
+        out: list[Message] = []
+        if "draft_resolved" in kinds:
+            out += self._draft_resolved(view)
+        if "board" in kinds:
+            out += self._round_resolved(view)
+        if "results" in kinds:
+            out += self._results(view)
+        if "game_over" in kinds:
+            out += self._game_over(view)
+        return out
+
+    def _draft_resolved(self, view: StepView) -> list[Message]:
+        game, roster = view.game, view.roster
+        public = next(e.data["view"] for e in view.events if e.kind == "draft_resolved")
+        content = texts.board_text(
+            public,
+            heading=f"**Crime City — Round {public['round']}**: the draft is resolved; starting positions",
+            submitted=[],
+            footer=open_footer(game, view.deadline_at),
+        )
+        out: list[Message] = [Post(content, picture=public, alt=texts.board_alt(public), buttons=(STATUS, SUBMIT))]
+        refused = {e.audience[0]: e.data for e in view.events if e.kind == "draft_refused" and not e.is_public}
+        for event in view.events:
+            if event.kind != "seat" or event.is_public:
+                continue
+            seat, s = event.audience[0], event.data
+            lines = [f"**Crime City** (<#{game.channel_id}>): the draft is resolved."]
+            if seat in refused:
+                lines.append(
+                    f"Your draft submission was refused when the draft resolved: {refused[seat]['message']} "
+                    "You drafted as if you had submitted nothing (rulings Q30)."
+                )
+            lines.append(texts.seat_text(s["character"], s["role"], s["goal"], s["garnets"]))
+            lines[-1] += f"\nRound {public['round']} is open: submit with /crimecity act (here or in the game's channel)."
+            out.append(DM(seat, "\n".join(lines), buttons=(STATUS, SUBMIT)))
+        del roster
+        return out
+
+    def _round_resolved(self, view: StepView) -> list[Message]:
+        game, roster = view.game, view.roster
+        board = next(e for e in view.events if e.kind == "board")
+        rnd, public = board.data["round"], board.data["view"]
+        final = view.pending is None or view.pending.decision != ROUND
+        if final:
+            content = texts.board_text(public, heading=f"**Crime City — Round {rnd}**: the board after the round (final)")
+            buttons: tuple[str, ...] = ()
+        else:
+            content = texts.board_text(
+                public,
+                heading=f"**Crime City — Round {rnd}**: the board after the round",
+                submitted=[],
+                footer=open_footer(game, view.deadline_at),
+            )
+            buttons = (STATUS, SUBMIT)
+        out: list[Message] = [Post(content, picture=public, alt=texts.board_alt(public), buttons=buttons)]
+        # Exactly one DM per seat per round, in seat order, even with nothing to tell: how many DMs a
+        # player gets (and the channel's "read your inbox" notes when DMs are closed) must not depend
+        # on roles or results.
+        lines: dict[str, list[str]] = {seat: [] for seat in roster.seats}
+        refusals: dict[str, list[str]] = {seat: [] for seat in roster.seats}
+        for event in view.events:
+            if event.is_public:
+                continue
+            if event.kind in PRIVATE_KINDS:
+                for seat in event.audience:
+                    lines.setdefault(seat, []).append(texts.private_result_text(dict(event.data), roster.name_of))
+            elif event.kind == "rejected":
+                for seat in event.audience:
+                    refusals.setdefault(seat, []).append(
+                        f"Your submission for round {rnd} was refused at resolution: {event.data['message']} "
+                        "You resolved as if you had submitted nothing (rule R44)."
+                    )
+        for seat in roster.seats:
+            said = lines.get(seat, []) + refusals.get(seat, [])
+            text = "\n".join(said) or "Nothing new for you this round."
+            out.append(DM(seat, f"**Crime City — Round {rnd}**\n{text}", buttons=() if final else (STATUS, SUBMIT)))
+        return out
+
+    def _results(self, view: StepView) -> list[Message]:
+        game, roster = view.game, view.roster
+        event = next(e for e in view.events if e.kind == "results")
+        results = event.data["results"]
+        content = texts.results_text(results, roster.name_of, ec_seat=results.get("ec"), early=event.data["early"])
+        out: list[Message] = [Post(content)]
+        for ev in view.events:
+            if ev.kind != "ec_decide" or ev.is_public:
+                continue
+            candidates = ", ".join(roster.name_of(s) for s in ev.data["candidates"])
+            how = "All deciders must agree. " if ev.data["unanimous"] else ""
+            for seat in ev.audience:
+                out.append(
+                    DM(
+                        seat,
+                        f"**Crime City** (<#{game.channel_id}>): the game is over and you decide the EC among "
+                        f"{candidates}. {how}Choose with /crimecity ec player:<member>.",
+                    )
+                )
+        del game
+        return out
+
+    def _game_over(self, view: StepView) -> list[Message]:
+        game, roster = view.game, view.roster
+        data = next(e.data for e in view.events if e.kind == "game_over")
+        lines = []
+        if view.before is not None and view.before.decision == EC:
+            ec = data.get("ec")
+            lines.append(f"**Crime City**: the EC is {roster.name_of(ec)}." if ec else "**Crime City** has ended.")
+        if game.options.reveal and data.get("seats"):
+            lines.append(texts.reveal_text(data["seats"], roster.seats, roster.name_of, data.get("unassigned") or []))
+        if view.before is not None and view.before.decision == DRAFT:
+            lines.append("**Crime City**: the host ended the game before the first round.")
+        return [Post("\n".join(lines))] if lines else []
+
+    # ---- outside steps -----------------------------------------------------------------------------------
+
+    def reminder(self, reminder: Reminder) -> list[Message]:
+        game = reminder.game
+        if reminder.pending.decision == DRAFT:
+            what = "the draft (/crimecity draft)"
+        else:
+            what = f"round {round_of(reminder.pending)} (/crimecity panel or /crimecity act)"
+        return [
+            DM(
+                seat,
+                f"**Crime City** (<#{game.channel_id}>): reminder, you have not submitted for {what} yet. "
+                f"Deadline: {texts.timestamp(reminder.deadline_at)}.",
+                buttons=(SUBMIT,),
+            )
+            for seat in reminder.seats
+        ]
+
+    def lobby_closed(self, game: GameRow) -> list[Message]:
+        return [Post("**Crime City**: the host ended the game before the first round.")]
+
+    def seat_replaced(self, game: GameRow, old: Member, new: Member) -> list[Message]:
+        return [Post(f"**Crime City**: {new.display_name} takes over {old.display_name}'s seat.")]
+
+    def brief(self, game: GameRow, roster: Roster, seat: str, state: Any, learned: Sequence[Any]) -> str:
+        """Everything the seat knows: character, role, goal and private results so far."""
+        lines = [f"**Crime City** (<#{game.channel_id}>): you now hold a seat in this game."]
+        view = None if state is None else GAME.view(state, seat)
+        if view is not None and "seat" in view:
+            own = view["seat"]
+            lines.append(texts.seat_text(own["character"], own["role"], own["goal"], view.get("garnets")))
+            for event in learned:
+                if event.kind in PRIVATE_KINDS:
+                    lines.append(f"Round {event.data['round']}: {texts.private_result_text(event.data, roster.name_of)}")
+        elif game.pending is not None and game.pending.decision == DRAFT:
+            lines.append("The draft is open: submit with /crimecity draft.")
+        return "\n".join(lines)
+
+
+def round_of(pending: Any) -> int:
+    clock = pending.clock
+    return int(clock.id.split(":")[1]) if clock is not None and clock.id.startswith("round:") else 0
+
+
+def open_footer(game: GameRow, deadline_at: float | None) -> str:
+    pending = game.pending
+    what = "the draft" if pending is not None and pending.decision == DRAFT else f"Round {round_of(pending)}"
+    if deadline_at is None or game.paused:
+        return f"{what} is open for submissions; the clock is paused."
+    return f"{what} is open: submit with /crimecity act before {texts.timestamp(deadline_at)}."
+
+
+def seat_goal(role: str) -> str:
+    return ROLE_GOALS[Role(role)]
+
+
+PRESENTATION = CrimeCityPresentation()

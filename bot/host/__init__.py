@@ -1,0 +1,78 @@
+"""The host: runs every game of the bot the same way, and imports none of them.
+
+Lobby, seats, moves (collected or applied at once), deadlines and reminders, pause, replace, end,
+export, status/board/history, panels, outbox, inbox and timers. A game plugs in through its rules
+(`rules.contract.Game`) and its presentation (`Presentation`, bot/games/<game>/). This module is
+the host's public API: what a presentation may use.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+
+from ..storage.db import Database
+from ..storage.models import ENDED, LOBBY, RUNNING, GameRow, HostOptions, SeatRow
+from .context import Caller, Member
+from .due import Due
+from .errors import NoGame, NotAllowed, Refused, Stale, UserError
+from .finder import Finder, Seated
+from .hosting import ClockState, Hosting
+from .lobby import Lobby, players_text
+from .locks import Locks
+from .panels import Panel, Panels
+from .play import Play, Played, Turn
+from .presenting import DM, HISTORY, STATUS, SUBMIT, Message, Post, Presentation, Reminder, StepView
+from .reports import Board, History, Reports, Status
+from .roster import Roster
+from .stepper import Advance, States, Stepper
+
+
+class Host:
+    """Every service of the host, wired together. `committed` is called after each commit that may
+    have queued messages or timers (the bot wakes its outbox sender and timer dispatcher)."""
+
+    def __init__(
+        self,
+        db: Database,
+        presentations: Mapping[str, Presentation],
+        *,
+        clock: Callable[[], float] = time.time,
+        host_role: str | None = None,
+    ) -> None:
+        self.db = db
+        self.clock = clock
+        self.presentations = presentations
+        self.locks = Locks()
+        self.states = States()
+        self.outbox_changed: Callable[[], None] = lambda: None
+        self.timers_changed: Callable[[], None] = lambda: None
+        committed = self._committed
+        self.finder = Finder(db, lambda kind: presentations[kind].game.info.title, host_role=host_role)
+        self.stepper = Stepper(presentations, self.states, clock=clock)
+        common = {"clock": clock, "committed": committed}
+        self.lobby = Lobby(db, self.finder, self.stepper, self.locks, presentations, **common)
+        self.play = Play(db, self.finder, self.stepper, self.locks, presentations, **common)
+        self.hosting = Hosting(db, self.finder, self.stepper, self.locks, presentations, **common)
+        self.reports = Reports(db, self.finder, self.states, presentations, clock=clock)
+        self.panels = Panels(db, clock=clock, reopen="Open a new one.")
+        self.due = Due(db, self.stepper, self.play, self.locks, **common)
+
+    def _committed(self) -> None:
+        self.outbox_changed()
+        self.timers_changed()
+
+    async def pending_outbox(self) -> int:
+        from ..storage import outbox as outbox_repo
+
+        async with self.db.read() as conn:
+            return await outbox_repo.count_pending(conn)
+
+
+__all__ = [
+    "ENDED", "LOBBY", "RUNNING", "HISTORY", "STATUS", "SUBMIT", "Advance", "Board", "Caller", "ClockState", "DM",
+    "Due", "Finder", "GameRow", "History", "Host", "HostOptions", "Hosting", "Lobby", "Locks", "Member", "Message",
+    "NoGame", "NotAllowed", "Panel", "Panels", "Play", "Played", "Post", "Presentation", "Refused", "Reminder",
+    "Reports", "Roster", "SeatRow", "Seated", "Stale", "States", "Status", "StepView", "Stepper", "Turn", "UserError",
+    "players_text",
+]

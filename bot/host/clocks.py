@@ -1,0 +1,84 @@
+"""Deadline clocks, as pure functions over clock rows (docs/architecture.md, "Clocks").
+
+A game's pending decision names its clocks, outermost first (`Pending.clocks`); only the last one
+runs, the others are paused with the time they had left. A clock that appears starts with its own
+length (or the host's default); one that disappears is over. Pausing the game stops them all.
+
+>>> from rules.contract import Clock
+>>> rows = reconcile([], (Clock("turn", 60),), now=0, paused=False, default_seconds=3600)
+>>> [(r.clock, r.deadline_at, r.remaining) for r in rows]
+[('turn', 60, None)]
+>>> rows = reconcile(rows, (Clock("turn", 60), Clock("react", 10)), now=20, paused=False, default_seconds=3600)
+>>> [(r.clock, r.deadline_at, r.remaining) for r in rows]
+[('turn', None, 40), ('react', 30, None)]
+>>> rows = reconcile(rows, (Clock("turn", 60),), now=25, paused=False, default_seconds=3600)
+>>> [(r.clock, r.deadline_at, r.remaining) for r in rows]
+[('turn', 65, None)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules.contract import Clock
+
+from ..storage.models import ClockRow
+
+
+def reconcile(
+    old: Sequence[ClockRow], wanted: Sequence[Clock], *, now: float, paused: bool, default_seconds: float
+) -> list[ClockRow]:
+    """The clock rows after a step: kept clocks keep their time, new ones start, only the last runs."""
+    by_id = {c.clock: c for c in old}
+    out = []
+    last = len(wanted) - 1
+    for i, clock in enumerate(wanted):
+        prev = by_id.get(clock.id)
+        left = _left(prev, now) if prev is not None else (clock.seconds if clock.seconds is not None else default_seconds)
+        runs = i == last and not paused
+        out.append(ClockRow(clock.id, i, now + left if runs else None, None if runs else left))
+    return out
+
+
+def _left(row: ClockRow, now: float) -> float:
+    if row.deadline_at is not None:
+        return max(0.0, row.deadline_at - now)
+    return max(0.0, row.remaining or 0.0)
+
+
+def running(rows: Sequence[ClockRow]) -> ClockRow | None:
+    """The clock that runs now (the last one, unless the game is paused)."""
+    return rows[-1] if rows and rows[-1].deadline_at is not None else None
+
+
+def pause(rows: Sequence[ClockRow], now: float) -> list[ClockRow]:
+    return [ClockRow(r.clock, r.position, None, _left(r, now)) for r in rows]
+
+
+def resume(rows: Sequence[ClockRow], now: float) -> list[ClockRow]:
+    out = pause(rows, now)
+    if out:
+        last = out[-1]
+        out[-1] = ClockRow(last.clock, last.position, now + (last.remaining or 0.0), None)
+    return out
+
+
+def set_left(rows: Sequence[ClockRow], now: float, seconds: float, *, paused: bool) -> list[ClockRow]:
+    """The running (last) clock gets `seconds` from now; paused, it will have them when it resumes."""
+    out = list(rows)
+    if out:
+        last = out[-1]
+        out[-1] = ClockRow(last.clock, last.position, None if paused else now + seconds, seconds if paused else None)
+    return out
+
+
+def reminder_at(now: float, deadline_at: float, hours: float) -> float | None:
+    """`hours` before the deadline; None when 0 or already past.
+
+    >>> reminder_at(0, 7200, 1), reminder_at(0, 7200, 0), reminder_at(0, 3000, 1)
+    (3600, None, None)
+    """
+    if hours <= 0:
+        return None
+    at = deadline_at - hours * 3600
+    return at if at > now else None

@@ -1,0 +1,296 @@
+"""What a host (or a member with Manage Server) can do to a running game, whatever the game.
+
+Each operation checks the caller's rights itself (Discord's default permissions cannot guard a
+subgroup of a command every member uses), runs under the game's lock in one transaction, and is
+refused when it was issued before the decision it would change opened (it meant the one before).
+Every change to the game's state is a logged move, so the record always replays to the snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.contract import HOST_END, Action, Move, Record
+
+from ..storage import clocks as clocks_repo
+from ..storage import games as games_repo
+from ..storage import log as log_repo
+from ..storage import timers as timers_repo
+from ..storage.db import Database
+from ..storage.models import ENDED, LOBBY, RUNNING, GameRow
+from ..storage.sql import dumps
+from . import clocks
+from .context import Caller, Member
+from .errors import Refused, Stale, UserError
+from .finder import Finder
+from .lobby import MAX_HOURS, reload
+from .locks import Locks
+from .presenting import DM, Message, Presentation
+from .roster import Roster
+from .stepper import RESOLVE, Advance, Stepper, counted
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ClockState:
+    """The open decision's clock after a host's change: its deadline, or the time left while paused."""
+
+    game: GameRow
+    deadline_at: float | None
+    remaining: float | None
+
+
+class Hosting:
+    def __init__(
+        self,
+        db: Database,
+        finder: Finder,
+        stepper: Stepper,
+        locks: Locks,
+        presentations: Mapping[str, Presentation],
+        *,
+        clock: Callable[[], float],
+        committed: Callable[[], None],
+    ) -> None:
+        self.db = db
+        self.finder = finder
+        self.stepper = stepper
+        self.locks = locks
+        self.presentations = presentations
+        self.clock = clock
+        self.committed = committed
+
+    async def _game(self, caller: Caller, kind: str, game_opt: str | None) -> GameRow:
+        game = await self.finder.game(caller, kind, game_opt)
+        self.finder.require_admin(game, caller)
+        return game
+
+    def _current(self, game: GameRow, caller: Caller, what: str) -> None:
+        """Refuse a command meant for a decision that has been resolved since it was issued."""
+        if game.status != RUNNING or game.pending is None:
+            raise UserError(f"There is no open decision to {what} in this game.")
+        opened = game.step_opened_at
+        if caller.issued_at is not None and opened is not None and caller.issued_at < opened:
+            raise Stale(
+                f"The decision you meant was resolved just before your command arrived, so nothing was changed. "
+                f"Look at the game again and repeat the command if you still want it ({what})."
+            )
+
+    # ---- the open decision ---------------------------------------------------------------------------
+
+    async def resolve(self, caller: Caller, kind: str, game_opt: str | None = None) -> Advance:
+        """Resolve the open decision now: what was collected, or the game's default for a timeout."""
+        game = await self._game(caller, kind, game_opt)
+        async with self.locks(game.id):
+            async with self.db.transaction() as conn:
+                game = await reload(conn, game.id)
+                self._current(game, caller, "resolve")
+                roster = Roster(await games_repo.seats(conn, game.id))
+                advance = await self.stepper.resolve_collected(conn, game, roster, user_id=caller.user_id)
+            self.committed()
+        log.info("game %s: resolved by the host", game.id)
+        return advance
+
+    async def deadline(self, caller: Caller, kind: str, seconds: float, game_opt: str | None = None) -> ClockState:
+        """The open decision's running clock gets `seconds` from now (kept for the resume while paused)."""
+        if not 0 <= seconds <= MAX_HOURS * 3600:
+            raise UserError(f"The deadline must be between now and {MAX_HOURS} hours from now.")
+        game = await self._game(caller, kind, game_opt)
+        async with self.locks(game.id):
+            async with self.db.transaction() as conn:
+                game = await reload(conn, game.id)
+                self._current(game, caller, "move the deadline of")
+                now = self.clock()
+                rows = await clocks_repo.clocks(conn, game.id)
+                if not rows:
+                    raise UserError("The open decision has no deadline to move.")
+                rows = clocks.set_left(rows, now, seconds, paused=game.paused)
+                await clocks_repo.replace_clocks(conn, game.id, rows)
+                await self.stepper.schedule_clock(conn, game, rows, now)
+                await self._maybe_all_in(conn, game)
+                state = ClockState(game, rows[-1].deadline_at, rows[-1].remaining)
+            self.committed()
+        return state
+
+    async def reminder(self, caller: Caller, kind: str, hours: float, game_opt: str | None = None) -> ClockState:
+        """The game's reminder lead time (0: none), and the open decision's reminder re-placed."""
+        if not 0 <= hours <= MAX_HOURS:
+            raise UserError(f"hours must be between 0 and {MAX_HOURS} (0 turns reminders off).")
+        game = await self._game(caller, kind, game_opt)
+        async with self.locks(game.id):
+            async with self.db.transaction() as conn:
+                game = await reload(conn, game.id)
+                if game.status == ENDED:
+                    raise UserError("This game is over; there is no deadline left to remind anyone of.")
+                options = game.options.__class__(**{**game.options.to_json(), "reminder_hours": hours})
+                await games_repo.update_game(conn, game.id, options_json=dumps(options.to_json()))
+                game = await reload(conn, game.id)
+                rows = await clocks_repo.clocks(conn, game.id)
+                if game.status == RUNNING:
+                    await self.stepper.schedule_clock(conn, game, rows, self.clock())
+                run = clocks.running(rows)
+            self.committed()
+        log.info("game %s: reminder lead time set by the host", game.id)
+        return ClockState(game, None if run is None else run.deadline_at, None)
+
+    async def pause(self, caller: Caller, kind: str, paused: bool, game_opt: str | None = None) -> ClockState:
+        game = await self._game(caller, kind, game_opt)
+        async with self.locks(game.id):
+            async with self.db.transaction() as conn:
+                game = await reload(conn, game.id)
+                self._current(game, caller, "pause or resume")
+                if paused == game.paused:
+                    raise UserError("The clock is already paused." if paused else "The clock is not paused.")
+                now = self.clock()
+                rows = await clocks_repo.clocks(conn, game.id)
+                rows = clocks.pause(rows, now) if paused else clocks.resume(rows, now)
+                await clocks_repo.replace_clocks(conn, game.id, rows)
+                await games_repo.update_game(conn, game.id, paused=int(paused))
+                game = await reload(conn, game.id)
+                await self.stepper.schedule_clock(conn, game, rows, now)
+                if not paused:
+                    await self._maybe_all_in(conn, game)
+                state = ClockState(game, rows[-1].deadline_at if rows else None, rows[-1].remaining if rows else None)
+            self.committed()
+        log.info("game %s: clock %s", game.id, "paused" if paused else "resumed")
+        return state
+
+    async def _maybe_all_in(self, conn: Any, game: GameRow) -> None:
+        """Everyone is in, and nothing waits for the deadline any more: resolve now, through a timer."""
+        pending = game.pending
+        if pending is None or not pending.together or game.options.wait_for_deadline or game.paused:
+            return
+        from ..storage import submissions as subs_repo
+
+        rules = self.presentations[game.kind].game
+        collected = await subs_repo.collected(conn, game.id, game.step)
+        if set(pending.awaited) <= counted(rules, self.stepper.states.get(rules, game), collected):
+            await timers_repo.add_timer(conn, game.id, RESOLVE, game.step, self.clock())
+
+    # ---- the game ----------------------------------------------------------------------------------------
+
+    async def move(self, caller: Caller, kind: str, move: Move, game_opt: str | None = None) -> Advance:
+        """A host's move (`by=None`): checked by the rules, applied and logged like any other."""
+        game = await self._game(caller, kind, game_opt)
+        rules = self.presentations[kind].game
+        async with self.locks(game.id):
+            async with self.db.transaction() as conn:
+                game = await reload(conn, game.id)
+                if game.status != RUNNING:
+                    raise UserError("That needs a game that has started and not ended.")
+                if move != HOST_END:
+                    self._current(game, caller, "change")
+                state = self.stepper.states.get(rules, game)
+                refusal = rules.check(state, None, move)
+                if refusal is not None:
+                    raise Refused(refusal.code, refusal.message)
+                roster = Roster(await games_repo.seats(conn, game.id))
+                advance = await self.stepper.advance(
+                    conn, game, roster, [Action(None, dict(move))], user_id=caller.user_id, state=state
+                )
+            self.committed()
+        log.info("game %s: a host's move", game.id)
+        return advance
+
+    async def end(self, caller: Caller, kind: str, *, reveal: bool, game_opt: str | None = None) -> GameRow:
+        """End the game now. In the lobby nothing was set up, so it just closes."""
+        game = await self._game(caller, kind, game_opt)
+        async with self.locks(game.id):
+            async with self.db.transaction() as conn:
+                game = await reload(conn, game.id)
+                if game.status == ENDED:
+                    raise UserError("This game has already ended.")
+                options = game.options.__class__(**{**game.options.to_json(), "reveal": reveal})
+                await games_repo.update_game(conn, game.id, options_json=dumps(options.to_json()))
+                game = await reload(conn, game.id)
+                if game.status == LOBBY:
+                    now = self.clock()
+                    await games_repo.update_game(conn, game.id, status=ENDED, ended_at=now)
+                    await timers_repo.clear_timers(conn, game.id)
+                    closed = getattr(self.presentations[kind], "lobby_closed", None)
+                    if closed is not None:
+                        await self.stepper.queue(conn, game, closed(game), now)
+                else:
+                    roster = Roster(await games_repo.seats(conn, game.id))
+                    await self.stepper.advance(conn, game, roster, [Action(None, dict(HOST_END))], user_id=caller.user_id)
+                game = await reload(conn, game.id)
+            self.committed()
+        log.info("game %s: ended by the host", game.id)
+        return game
+
+    async def replace(
+        self, caller: Caller, kind: str, old: Member, new: Member, brief: Callable[[GameRow, Roster, str, Any, list[Any]], str],
+        game_opt: str | None = None,
+    ) -> tuple[GameRow, Roster, str]:
+        """Hand `old`'s seat to `new`; the new holder gets `brief(game, roster, seat, state, learned)` by DM:
+        the seat's secrets, and what the seat learned so far (its private events)."""
+        game = await self._game(caller, kind, game_opt)
+        async with self.locks(game.id):
+            async with self.db.transaction() as conn:
+                game = await reload(conn, game.id)
+                if game.status == ENDED:
+                    raise UserError("This game has ended.")
+                roster = Roster(await games_repo.seats(conn, game.id))
+                seat = roster.seat_of(old.user_id)
+                if seat is None:
+                    raise UserError(f"{old.display_name} does not hold a seat in this game.")
+                if roster.seat_of(new.user_id) is not None:
+                    raise UserError(f"{new.display_name} already holds a seat in this game.")
+                await games_repo.reassign_seat(
+                    conn, game.id, seat, user_id=new.user_id, user_name=new.user_name, display_name=new.display_name
+                )
+                # In the record too: who held each seat when.
+                change = {"seat": seat, "from": old.user_id, "to": new.user_id}
+                await log_repo.add_seat_change(conn, game.id, game.step, change, caller.user_id, self.clock())
+                roster = Roster(await games_repo.seats(conn, game.id))
+                now = self.clock()
+                state = None
+                if game.state is not None:
+                    state = self.stepper.states.get(self.presentations[kind].game, game)
+                learned = await log_repo.events_for(conn, game.id, seat, private_only=True)
+                messages: list[Message] = [DM(seat, brief(game, roster, seat, state, learned))]
+                replaced = getattr(self.presentations[kind], "seat_replaced", None)
+                if replaced is not None:
+                    messages.extend(replaced(game, old, new))
+                await self.stepper.queue(conn, game, messages, now)
+            self.committed()
+        log.info("game %s: a seat was handed to another member", game.id)
+        return game, roster, seat
+
+    # ---- the record --------------------------------------------------------------------------------------
+
+    async def record(self, game: GameRow) -> Record:
+        """The game's whole record: setup and every step, replayable to its snapshot."""
+        async with self.db.read() as conn:
+            roster = Roster(await games_repo.seats(conn, game.id))
+            entries = await log_repo.moves(conn, game.id)
+        setup = game.setup or {}
+        return Record(
+            game=game.kind,
+            seats=tuple(setup.get("seats") or roster.seats),
+            names={p.seat: p.user_name for p in roster.players},
+            settings=setup.get("settings") or game.settings,
+            setup_chance=tuple(setup.get("chance") or ()),
+            log=tuple(entries),
+        )
+
+    async def export(self, caller: Caller, kind: str, game_opt: str | None = None) -> tuple[str, bytes]:
+        game = await self.finder.game_or_last(caller, kind, game_opt)
+        self.finder.require_admin(game, caller)
+        if game.status == LOBBY:
+            raise UserError("The game has not started; there is nothing to export yet.")
+        doc = self.presentations[kind].game.export(await self.record(game))
+        return f"{kind}-game-{game.id}.json", json.dumps(doc, indent=2, sort_keys=True).encode()
+
+    async def post(self, game: GameRow, messages: list[Message]) -> None:
+        """Queue messages for a game outside a step (e.g. a note in the channel)."""
+        async with self.db.transaction() as conn:
+            await self.stepper.queue(conn, game, messages, self.clock())
+        self.committed()
+
+

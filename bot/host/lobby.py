@@ -1,0 +1,178 @@
+"""The lobby: opening a game in a channel, joining, leaving, and starting it (the game's setup)."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..storage import games as games_repo
+from ..storage.db import Database
+from ..storage.models import LOBBY, GameRow, HostOptions
+from .context import Caller
+from .errors import NotAllowed, UserError
+from .finder import Finder
+from .locks import Locks
+from .presenting import Presentation
+from .roster import Roster
+from .stepper import Advance, Stepper
+
+log = logging.getLogger(__name__)
+
+MAX_HOURS = 24 * 60
+
+
+class Lobby:
+    def __init__(
+        self,
+        db: Database,
+        finder: Finder,
+        stepper: Stepper,
+        locks: Locks,
+        presentations: Mapping[str, Presentation],
+        *,
+        clock: Callable[[], float],
+        committed: Callable[[], None],
+    ) -> None:
+        self.db = db
+        self.finder = finder
+        self.stepper = stepper
+        self.locks = locks
+        self.presentations = presentations
+        self.clock = clock
+        self.committed = committed
+
+    async def open(
+        self, caller: Caller, kind: str, settings: Mapping[str, Any], options: HostOptions,
+        *, season_id: int | None = None,
+    ) -> GameRow:
+        info = self.presentations[kind].game.info
+        if not caller.in_guild:
+            raise UserError("Open a game in a server text channel, not in a DM.")
+        if not self.finder.may_open(caller):
+            role = self.finder.host_role
+            extra = f" or the `{role}` role" if role else ""
+            raise NotAllowed(f"Opening a game needs the Manage Server permission{extra}.")
+        check_options(options)
+        try:
+            resolved = info.settings_from(dict(settings))
+        except ValueError as exc:
+            raise UserError(f"{info.title}: {exc}.") from None
+        try:
+            async with self.db.transaction() as conn:
+                game_id = await games_repo.create_game(
+                    conn,
+                    kind=kind,
+                    guild_id=caller.guild_id or 0,
+                    channel_id=caller.channel_id or 0,
+                    host_id=caller.user_id,
+                    settings=resolved,
+                    options=options,
+                    now=self.clock(),
+                    season_id=season_id,
+                )
+                game = await games_repo.get_game(conn, game_id)
+        except sqlite3.IntegrityError as exc:
+            raise UserError("This channel already has a game that has not ended.") from exc
+        assert game is not None
+        log.info("game %s (%s) opened in channel %s", game.id, kind, caller.channel_id)
+        return game
+
+    async def join(self, caller: Caller, kind: str) -> tuple[GameRow, Roster]:
+        game = await self.finder.game(caller, kind)
+        info = self.presentations[kind].game.info
+        async with self.locks(game.id), self.db.transaction() as conn:
+            game = await reload(conn, game.id)
+            if game.status != LOBBY:
+                raise UserError("This game has already started; you cannot join it now.")
+            roster = Roster(await games_repo.seats(conn, game.id))
+            if roster.seat_of(caller.user_id) is not None:
+                raise UserError("You are already in this game.")
+            if len(roster) >= info.max_players:
+                raise UserError(f"The lobby is full: {info.title} takes {players_text(info)}.")
+            await games_repo.add_seat(
+                conn, game.id, user_id=caller.user_id, user_name=caller.user_name,
+                display_name=caller.display_name, now=self.clock(),
+            )
+            roster = Roster(await games_repo.seats(conn, game.id))
+        return game, roster
+
+    async def leave(self, caller: Caller, kind: str) -> tuple[GameRow, Roster]:
+        game = await self.finder.game(caller, kind)
+        async with self.locks(game.id), self.db.transaction() as conn:
+            game = await reload(conn, game.id)
+            roster = Roster(await games_repo.seats(conn, game.id))
+            seat = roster.seat_of(caller.user_id)
+            if seat is None:
+                raise UserError("You are not in this game.")
+            if game.status != LOBBY:
+                raise UserError("The game has started: you cannot leave now (ask the host to replace you).")
+            await games_repo.remove_seat(conn, game.id, seat)
+            roster = Roster(await games_repo.seats(conn, game.id))
+        return game, roster
+
+    async def start(
+        self, caller: Caller, kind: str, game_opt: str | None = None, settings: Mapping[str, Any] | None = None
+    ) -> tuple[Advance, Roster]:
+        """Close the lobby and set the game up. `settings` overrides what the lobby was opened with."""
+        game = await self.finder.game(caller, kind, game_opt)
+        self.finder.require_admin(game, caller)
+        info = self.presentations[kind].game.info
+        async with self.locks(game.id):
+            async with self.db.transaction() as conn:
+                game = await reload(conn, game.id)
+                if game.status != LOBBY:
+                    raise UserError("This game is not in its lobby any more.")
+                roster = Roster(await games_repo.seats(conn, game.id))
+                if not info.min_players <= len(roster) <= info.max_players:
+                    raise UserError(f"{info.title} needs {players_text(info)}; the lobby has {len(roster)}.")
+                merged = {**game.settings, **(settings or {})}
+                try:
+                    resolved = info.settings_from(merged)
+                except ValueError as exc:
+                    raise UserError(f"{info.title}: {exc}.") from None
+                advance = await self.stepper.start(conn, game, roster, resolved)
+            self.committed()
+        log.info("game %s: started", game.id)
+        return advance, roster
+
+    async def update_settings(self, caller: Caller, kind: str, changes: Mapping[str, Any]) -> GameRow:
+        """Change the lobby's settings before the start (e.g. a seat's starting balance)."""
+        game = await self.finder.game(caller, kind)
+        self.finder.require_admin(game, caller)
+        info = self.presentations[kind].game.info
+        async with self.locks(game.id), self.db.transaction() as conn:
+            game = await reload(conn, game.id)
+            if game.status != LOBBY:
+                raise UserError("The game has started: its settings are fixed.")
+            try:
+                resolved = info.settings_from({**game.settings, **changes})
+            except ValueError as exc:
+                raise UserError(f"{info.title}: {exc}.") from None
+            from ..storage.sql import dumps
+
+            await games_repo.update_game(conn, game.id, settings_json=dumps(resolved))
+            return await reload(conn, game.id)
+
+
+def check_options(options: HostOptions) -> None:
+    if not 0 < options.deadline_hours <= MAX_HOURS:
+        raise UserError(f"deadline_hours must be more than 0 and at most {MAX_HOURS}.")
+    if not 0 <= options.reminder_hours <= MAX_HOURS:
+        raise UserError(f"reminder_hours must be between 0 (no reminders) and {MAX_HOURS}.")
+
+
+def players_text(info: Any) -> str:
+    if info.min_players == info.max_players:
+        return f"exactly {info.min_players} players"
+    return f"{info.min_players} to {info.max_players} players"
+
+
+async def reload(conn: Any, game_id: int) -> GameRow:
+    from .errors import NoGame
+
+    game = await games_repo.get_game(conn, game_id)
+    if game is None:
+        raise NoGame("That game no longer exists.")
+    return game

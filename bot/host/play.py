@@ -1,0 +1,309 @@
+"""Players' moves: collected for a decision resolved together, or applied at once, one by one.
+
+The one rule the collected path relies on: every write to a game's rows holds that game's lock
+(`Locks`). Submissions read a game's context (its row, seats and collected moves) under the lock and
+keep it in memory; whoever else takes the lock forgets it. Every write returns only once committed,
+before the lock is released, so while the submission path holds the lock its context is current.
+The write itself re-checks the decision (`games.step`) too, so a submission can never land on the
+next decision, whatever happened.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rules.contract import Action, Move
+
+from ..storage import games as games_repo
+from ..storage import submissions as subs_repo
+from ..storage import timers as timers_repo
+from ..storage.db import Database
+from ..storage.models import RUNNING, GameRow, SeatRow
+from ..storage.sql import row
+from ..storage.submission_writer import SubmissionWriter
+from .context import Caller
+from .errors import NoGame, NotAllowed, Refused, Stale, UserError
+from .finder import Finder
+from .locks import Locks
+from .presenting import Presentation
+from .roster import Roster
+from .stepper import RESOLVE, Advance, Stepper, counted
+
+log = logging.getLogger(__name__)
+
+CONTEXTS_MAX = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a move is checked against: the game, its seats and the moves collected for its decision."""
+
+    game: GameRow
+    seats: tuple[SeatRow, ...]
+    collected: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+
+    def seat_of(self, user_id: int) -> str | None:
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat.seat
+        return None
+
+    def with_move(self, seat: str, move: dict[str, Any]) -> Context:
+        return replace(self, collected={**self.collected, seat: move})
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The caller's part in the open decision, as a presentation builds a move from it."""
+
+    game: GameRow
+    roster: Roster
+    seat: str
+    state: Any  # decoded; read it through the game's `view`
+    mine: dict[str, Any] | None  # this seat's collected move so far (decisions resolved together)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A move accepted: collected (`advance` None) or applied (`advance` the step)."""
+
+    turn: Turn
+    move: dict[str, Any]
+    advance: Advance | None = None
+    all_in: bool = False
+
+
+Build = Callable[[Turn], Move]
+
+
+class Play:
+    def __init__(
+        self,
+        db: Database,
+        finder: Finder,
+        stepper: Stepper,
+        locks: Locks,
+        presentations: Mapping[str, Presentation],
+        *,
+        clock: Callable[[], float],
+        committed: Callable[[], None],
+    ) -> None:
+        self.db = db
+        self.finder = finder
+        self.stepper = stepper
+        self.locks = locks
+        self.presentations = presentations
+        self.clock = clock
+        self.committed = committed
+        self.writer = SubmissionWriter(db)
+        self._contexts: dict[int, Context] = {}
+        # channel id -> the id of the game last found active there: saves a read per command. A hint only:
+        # whoever uses it re-checks, in the read it makes anyway, that the game is still that channel's.
+        self._channel_games: dict[int, int] = {}
+        locks.on_forget(lambda game_id: self._contexts.pop(game_id, None))
+
+    # ---- the moves -----------------------------------------------------------------------------------
+
+    async def submit(self, caller: Caller, kind: str, build: Build, game_opt: str | None = None) -> Played:
+        """The caller's move for the open decision: built from their turn, checked by the rules, then
+        collected (replacing their previous one) or applied at once."""
+        async with self._turn(caller, kind, game_opt) as (ctx, turn):
+            rules = self.presentations[kind].game
+            pending = ctx.game.pending
+            assert pending is not None
+            move = dict(build(turn))
+            refusal = rules.check(turn.state, turn.seat, move)
+            if refusal is not None:
+                raise Refused(refusal.code, refusal.message)
+            if pending.together:
+                all_in = await self._collect(ctx, turn, move, caller.user_id)
+                return Played(turn, move, all_in=all_in)
+            async with self.db.transaction() as conn:
+                game = await games_repo.get_game(conn, ctx.game.id)
+                if game is None or game.version != ctx.game.version:
+                    raise Stale("The game moved on just before your move arrived; look at it again and retry.")
+                advance = await self.stepper.advance(
+                    conn, game, Roster(ctx.seats), [Action(turn.seat, move)], user_id=caller.user_id, state=turn.state
+                )
+            self._contexts.pop(ctx.game.id, None)
+            self.committed()
+        return Played(turn, move, advance)
+
+    async def turn(self, caller: Caller, kind: str, game_opt: str | None = None) -> Turn | None:
+        """The caller's turn for autocomplete and panels: None when nothing awaits them. At most one
+        read and no lock: it only offers; the move itself re-checks everything."""
+        try:
+            game_id, hinted = await self._game_id(caller, kind, game_opt)
+            ctx = self._contexts.get(game_id) or await self._read(game_id)
+            if hinted and self._stale(ctx, caller):
+                game_id, _ = await self._game_id(caller, kind, game_opt, fresh=True)
+                ctx = self._contexts.get(game_id) or await self._read(game_id)
+        except UserError:
+            return None
+        if ctx is None or ctx.game.kind != kind or ctx.game.status != RUNNING or ctx.game.pending is None:
+            return None
+        seat = ctx.seat_of(caller.user_id)
+        if seat is None:
+            return None
+        state = self.stepper.states.get(self.presentations[kind].game, ctx.game)
+        return Turn(ctx.game, Roster(ctx.seats), seat, state, ctx.collected.get(seat))
+
+    # ---- collecting ----------------------------------------------------------------------------------
+
+    async def _collect(self, ctx: Context, turn: Turn, move: dict[str, Any], user_id: int) -> bool:
+        """Write the seat's move, guarded by the decision; True when it completes the decision and
+        the decision resolves now (the move and a due timer committed together)."""
+        game, seat = ctx.game, turn.seat
+        pending = game.pending
+        assert pending is not None
+        rules = self.presentations[game.kind].game
+        done = counted(rules, turn.state, {**ctx.collected, seat: move})
+        all_in = not game.options.wait_for_deadline and not game.paused and set(pending.awaited) <= done
+        self._contexts.pop(game.id, None)  # back only once the move is known to be written
+        now = self.clock()
+        if all_in:
+            async with self.db.transaction() as conn:
+                sql = subs_repo.guarded_upsert_sql(1)
+                cursor = await conn.execute(sql, subs_repo.guarded_values(game.id, game.step, seat, move, user_id, now))
+                ok = cursor.rowcount > 0
+                if ok:
+                    await timers_repo.add_timer(conn, game.id, RESOLVE, game.step, now)
+            if ok:
+                self.committed()
+        else:
+            # Nothing the timer and outbox loops watch changes: no need to wake them.
+            ok = await self.writer.put_if_open(game.id, game.step, seat, move, user_id, now)
+        if not ok:
+            raise Stale(
+                "That decision was resolved just before your move arrived, so it was not recorded. "
+                "Look at the game again and submit again."
+            )
+        self._remember(ctx.with_move(seat, move))
+        return all_in
+
+    # ---- contexts --------------------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _turn(self, caller: Caller, kind: str, game_opt: str | None) -> AsyncIterator[tuple[Context, Turn]]:
+        """Holding the game's lock: its context and the caller's turn."""
+        game_id, hinted = await self._game_id(caller, kind, game_opt)
+        lock = self.locks(game_id)
+        await lock.acquire_keeping()
+        try:
+            ctx = await self._context(game_id)
+            if not (hinted and self._stale(ctx, caller)):
+                yield ctx, self._checked(ctx, caller, kind)  # type: ignore[arg-type]
+                return
+        finally:
+            lock.release()
+        game_id, _ = await self._game_id(caller, kind, game_opt, fresh=True)  # the hinted game is over
+        lock = self.locks(game_id)
+        await lock.acquire_keeping()
+        try:
+            ctx = await self._context(game_id)
+            yield ctx, self._checked(ctx, caller, kind)  # type: ignore[arg-type]
+        finally:
+            lock.release()
+
+    def _checked(self, ctx: Context | None, caller: Caller, kind: str) -> Turn:
+        if ctx is None or ctx.game.kind != kind:
+            raise NoGame("That game no longer exists.")
+        seat = ctx.seat_of(caller.user_id)
+        if seat is None:
+            raise NotAllowed("You are not a player in this game, so you cannot do that here.")
+        game = ctx.game
+        if game.status != RUNNING or game.pending is None:
+            raise UserError("Nothing is open for moves in this game.", "not_running")
+        opened = game.step_opened_at
+        if caller.issued_at is not None and opened is not None and caller.issued_at < opened:
+            raise Stale(
+                "The decision you answered was resolved just before your command arrived, so it was not "
+                "recorded. Look at the game again and submit again."
+            )
+        state = self.stepper.states.get(self.presentations[kind].game, game)
+        return Turn(game, Roster(ctx.seats), seat, state, ctx.collected.get(seat))
+
+    async def _context(self, game_id: int) -> Context | None:
+        """Holding the game's lock: its current context (remembered, else read and remembered)."""
+        ctx = self._contexts.get(game_id)
+        if ctx is None:
+            ctx = await self._read(game_id)
+            if ctx is not None:
+                self._remember(ctx)
+        return ctx
+
+    async def _read(self, game_id: int) -> Context | None:
+        async with self.db.read() as conn:
+            game = await games_repo.get_game(conn, game_id)
+            if game is None:
+                return None
+            seats = await games_repo.seats(conn, game_id)
+            collected = {}
+            if game.pending is not None and game.pending.together:
+                collected = await subs_repo.collected(conn, game_id, game.step)
+        return Context(game, tuple(seats), collected)
+
+    def _remember(self, ctx: Context) -> None:
+        contexts = self._contexts
+        if ctx.game.id not in contexts and len(contexts) >= CONTEXTS_MAX:
+            del contexts[next(iter(contexts))]
+        contexts[ctx.game.id] = ctx
+
+    async def _game_id(self, caller: Caller, kind: str, game_opt: str | None, *, fresh: bool = False) -> tuple[int, bool]:
+        """The id of the game a command is for, and whether it came from the channel hint (unchecked)."""
+        channel = caller.channel_id if caller.in_guild else None
+        if channel is not None and not fresh:
+            hint = self._channel_games.get(channel)
+            if hint is not None:
+                return hint, True
+        game = await self.finder.game(caller, kind, game_opt)
+        if channel is not None:
+            self._channel_games[channel] = game.id
+        return game.id, False
+
+    def _stale(self, ctx: Context | None, caller: Caller) -> bool:
+        """The hinted game is no longer the channel's active game (it ended, or is gone)."""
+        stale = ctx is None or ctx.game.channel_id != caller.channel_id or not ctx.game.active
+        if stale and caller.channel_id is not None:
+            self._channel_games.pop(caller.channel_id, None)
+        return stale
+
+    async def prefetch(self, game_id: int) -> None:
+        """Holding the game's lock, just after a step (or at start-up): read the new decision's context
+        now, so its first move (everyone moves right after a new board) does not wait for it."""
+        try:
+            await self._context(game_id)
+        except Exception:  # only an optimisation: the first move will read it instead
+            log.debug("could not read game %s's context", game_id, exc_info=True)
+
+    async def warm(self) -> int:
+        """At start-up, in the background: the context of every running game, under each game's lock."""
+        found = await self.db.fetchall("SELECT id FROM games WHERE status = ? ORDER BY id DESC", (RUNNING,))
+        warmed = 0
+        for r in found[:CONTEXTS_MAX]:
+            game_id = r["id"]
+            lock = self.locks(game_id)
+            if lock.locked() or game_id in self._contexts:
+                continue
+            await lock.acquire_keeping()
+            try:
+                await self.prefetch(game_id)
+            finally:
+                lock.release()
+            warmed += game_id in self._contexts
+        return warmed
+
+    async def collected_move(self, game: GameRow, seat: str) -> dict[str, Any] | None:
+        async with self.db.reader() as conn:
+            found = await row(
+                conn, "SELECT move_json FROM submissions WHERE game_id = ? AND step = ? AND seat = ?",
+                (game.id, game.step, seat),
+            )
+        import json
+
+        return None if found is None else json.loads(found["move_json"])
+

@@ -1,0 +1,92 @@
+"""What a game's presentation package (bot/games/<game>/) gives the host, and what it gets.
+
+The host runs every game the same way; a presentation turns what happened (a step's events, read
+through the rules' views) into messages people read, draws the board, and brings the game's own
+slash commands as a cog. It decides no rule: legality, resolution and results come from `rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from rules.contract import Action, Event, Game, Pending
+
+from ..storage.models import GameRow
+from .roster import Roster
+
+if TYPE_CHECKING:
+    import discord
+    from discord.ext import commands
+
+    from . import Host
+
+# Buttons the host puts on messages when a presentation asks for them (custom ids carry no secret).
+STATUS, SUBMIT, HISTORY = "status", "submit", "history"
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A message to the game's channel. `picture`: a public view to draw the board from."""
+
+    text: str
+    picture: dict[str, Any] | None = None
+    mention: tuple[int, ...] = ()
+    buttons: tuple[str, ...] = ()
+    alt: str = ""  # what the picture shows, in words (its attachment description)
+
+
+@dataclass(frozen=True, slots=True)
+class DM:
+    """A message to whoever holds `seat` when it is sent (it follows a replaced seat)."""
+
+    seat: str
+    text: str
+    buttons: tuple[str, ...] = ()
+
+
+Message = Post | DM
+
+
+@dataclass(frozen=True, slots=True)
+class StepView:
+    """One step as the presentation sees it, after it was applied."""
+
+    game: GameRow  # the game row after the step
+    roster: Roster
+    state: Any  # the decoded state after the step: read it through `game_rules.view` only
+    actions: tuple[Action, ...]
+    events: tuple[Event, ...]
+    before: Pending | None  # the decision the step was applied in (None: setup)
+    pending: Pending | None  # the decision open now
+    opened: bool  # a new decision opened with this step
+    deadline_at: float | None  # the running clock's deadline after the step
+    results: dict[str, Any] | None = None
+    host_action: bool = False  # the step was a host's move (not a player's, not the clock's)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    game: GameRow
+    roster: Roster
+    pending: Pending
+    deadline_at: float
+    seats: tuple[str, ...]  # who still owes the decision
+
+
+class Presentation(Protocol):
+    """A game's presentation, registered under its rules id (bot/games/__init__.py)."""
+
+    game: Game
+
+    def cog(self, host: Host) -> commands.Cog: ...
+
+    def step_messages(self, view: StepView) -> Sequence[Message]: ...
+
+    def reminder(self, reminder: Reminder) -> Sequence[Message]: ...
+
+    def picture(self, view: dict[str, Any]) -> bytes | None: ...
+
+    def dynamic_items(self) -> Sequence[type[discord.ui.DynamicItem[Any]]]: ...

@@ -1,0 +1,93 @@
+"""Seats (the ids the rules know: p1, p2, ...) and who holds them.
+
+Rules never see Discord ids: everything crossing into `rules` uses seats, everything shown to
+people goes through `name_of`, which never gives two seats the same name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ..storage.models import SeatRow
+
+_MENTION = re.compile(r"^<@!?(\d+)>$")
+
+
+class Roster:
+    def __init__(self, seats: Iterable[SeatRow]) -> None:
+        self.players: list[SeatRow] = sorted(seats, key=lambda p: p.join_seq)
+        self._by_seat = {p.seat: p for p in self.players}
+        self._by_user = {p.user_id: p for p in self.players if p.user_id is not None}
+        self._names = _unique_names(self.players)
+
+    def __len__(self) -> int:
+        return len(self.players)
+
+    @property
+    def seats(self) -> list[str]:
+        return [p.seat for p in self.players]
+
+    def seat_of(self, user_id: int) -> str | None:
+        p = self._by_user.get(user_id)
+        return None if p is None else p.seat
+
+    def player(self, seat: str) -> SeatRow | None:
+        return self._by_seat.get(seat)
+
+    def user_of(self, seat: str) -> int | None:
+        p = self._by_seat.get(seat)
+        return None if p is None else p.user_id
+
+    def name_of(self, seat: str | None) -> str:
+        """The seat's name as shown: unique in the game (a repeated name gets its user name or number)."""
+        if seat is None:
+            return "no player"
+        return self._names.get(seat, seat)
+
+    def user_name_of(self, seat: str) -> str:
+        p = self._by_seat.get(seat)
+        return seat if p is None else p.user_name
+
+    def lookup(self, text: str) -> str | None:
+        """A seat from a mention, a user id, a shown name, a display name or a user name, else None."""
+        text = text.strip()
+        match = _MENTION.match(text)
+        if match:
+            return self.seat_of(int(match.group(1)))
+        if text.isascii() and text.isdigit() and int(text) in self._by_user:  # not "²": int() refuses it
+            return self._by_user[int(text)].seat
+        if text in self._by_seat:
+            return text
+        # As typed first, so a display name that starts with "@" (e.g. "@everyone") is found too.
+        for low in dict.fromkeys((text.casefold(), text.lstrip("@").casefold())):
+            shown = [s for s, name in self._names.items() if name.casefold() == low]
+            if len(shown) == 1:
+                return shown[0]
+            for attr in ("display_name", "user_name"):
+                hits = [p.seat for p in self.players if getattr(p, attr).casefold() == low]
+                if len(hits) == 1:
+                    return hits[0]
+        return None
+
+
+def _unique_names(players: list[SeatRow]) -> dict[str, str]:
+    names = {p.seat: p.display_name for p in players}
+    counts: dict[str, int] = {}
+    for name in names.values():
+        counts[name.casefold()] = counts.get(name.casefold(), 0) + 1
+    for p in players:
+        if counts[p.display_name.casefold()] > 1:
+            names[p.seat] = f"{p.display_name} ({p.user_name})" if p.user_name != p.display_name else p.display_name
+    seen: dict[str, int] = {}
+    for p in players:  # still equal (same user names too): number them in join order
+        key = names[p.seat].casefold()
+        seen[key] = seen.get(key, 0) + 1
+    repeats = {k for k, n in seen.items() if n > 1}
+    order: dict[str, int] = {}
+    for p in players:
+        key = names[p.seat].casefold()
+        if key in repeats:
+            order[key] = order.get(key, 0) + 1
+            names[p.seat] = f"{names[p.seat]} #{order[key]}"
+    return names

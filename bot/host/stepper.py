@@ -1,0 +1,272 @@
+"""Applying steps: setup, a move, a resolution, a timeout, a host's move — always the same way.
+
+Inside the caller's transaction (and under the game's lock): the rules' `step` with the game's
+seeded chance, then the move log, the events by recipient, the new snapshot (compare-and-set on
+the game's version), the decision that opens, its clocks and timers, and the messages the
+presentation makes of it (outbox). Everything of one step commits together or not at all.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.contract import Action, Event, Game, LogEntry, Outcome, Pending, SeededChance
+
+from ..storage import clocks as clocks_repo
+from ..storage import games as games_repo
+from ..storage import log as log_repo
+from ..storage import outbox as outbox_repo
+from ..storage import panels as panels_repo
+from ..storage import submissions as subs_repo
+from ..storage import timers as timers_repo
+from ..storage.models import ENDED, RUNNING, ClockRow, GameRow
+from ..storage.sql import dumps
+from . import clocks
+from .presenting import DM, Message, Post, Presentation, Reminder, StepView
+from .roster import Roster
+
+log = logging.getLogger(__name__)
+
+DEADLINE, REMINDER, RESOLVE, COMPUTER = "deadline", "reminder", "resolve", "computer"
+
+
+def counted(rules: Game, state: Any, collected: Mapping[str, Any]) -> set[str]:
+    """The seats whose collected move counts as submitted (a game may collect parts of a move first:
+    its optional `counts(state, move)` says which are whole)."""
+    counts = getattr(rules, "counts", None)
+    return {seat for seat, move in collected.items() if counts is None or counts(state, move)}
+
+
+class Conflict(RuntimeError):
+    """Someone else moved the game on meanwhile (its version changed): nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class Advance:
+    """A step that was applied: the game row and decoded state after it, and what happened."""
+
+    game: GameRow
+    state: Any
+    events: tuple[Event, ...]
+    opened: bool
+
+
+class States:
+    """Decoded states by (game, version): decoding once per stored version, not once per command."""
+
+    MAX = 4096
+
+    def __init__(self) -> None:
+        self._cache: dict[int, tuple[int, Any]] = {}
+
+    def get(self, game: Game, row: GameRow) -> Any:
+        cached = self._cache.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            return cached[1]
+        assert row.state is not None, "a game without a state has not started"
+        state = game.decode_state(row.state)
+        self.put(row.id, row.version, state)
+        return state
+
+    def put(self, game_id: int, version: int, state: Any) -> None:
+        if game_id not in self._cache and len(self._cache) >= self.MAX:
+            del self._cache[next(iter(self._cache))]
+        self._cache[game_id] = (version, state)
+
+
+class Stepper:
+    def __init__(
+        self,
+        presentations: Mapping[str, Presentation],
+        states: States,
+        *,
+        clock: Callable[[], float],
+        computer_delay: Callable[[GameRow, Pending, str], float | None] | None = None,
+    ) -> None:
+        self.presentations = presentations
+        self.states = states
+        self.clock = clock
+        # When a decision opens that awaits a computer player: seconds until it moves (None: never).
+        self.computer_delay = computer_delay
+
+    def rules_of(self, game: GameRow) -> Game:
+        return self.presentations[game.kind].game
+
+    # ---- setup -------------------------------------------------------------------------------------------
+
+    async def start(self, conn: Any, game: GameRow, roster: Roster, settings: dict[str, Any]) -> Advance:
+        """Setup from the lobby: a secret seed, the first state, the first decision."""
+        rules = self.rules_of(game)
+        now = self.clock()
+        seed = secrets.token_hex(16)
+        chance = SeededChance(seed)
+        out = rules.setup(tuple(roster.seats), settings, chance)
+        setup = {"seats": roster.seats, "settings": settings, "chance": chance.drawn}
+        await games_repo.update_game(
+            conn, game.id, seed=seed, draws=chance.draws, setup_json=dumps(setup), started_at=now,
+            status=RUNNING, settings_json=dumps(settings),
+        )
+        started = await games_repo.get_game(conn, game.id)
+        assert started is not None
+        return await self._commit(conn, started, roster, out, (), seq=0, draws=chance.draws, now=now, user_id=None)
+
+    # ---- steps -------------------------------------------------------------------------------------------
+
+    async def advance(
+        self,
+        conn: Any,
+        game: GameRow,
+        roster: Roster,
+        actions: Sequence[Action],
+        *,
+        user_id: int | None,
+        state: Any | None = None,
+    ) -> Advance:
+        """Apply `actions` (already checked) to the game as it is now."""
+        rules = self.rules_of(game)
+        if state is None:
+            state = self.states.get(rules, game)
+        assert game.seed is not None
+        chance = SeededChance(game.seed, start=game.draws)
+        out = rules.step(state, list(actions), chance)
+        now = self.clock()
+        seq = await log_repo.next_seq(conn, game.id)
+        entry = LogEntry(tuple(actions), tuple(chance.drawn))
+        await log_repo.add_move(conn, game.id, seq, game.step, entry, user_id, now)
+        return await self._commit(
+            conn, game, roster, out, tuple(actions), seq=seq, draws=chance.draws, now=now, user_id=user_id
+        )
+
+    async def resolve_collected(self, conn: Any, game: GameRow, roster: Roster, *, user_id: int | None) -> Advance:
+        """The open decision's deadline passed (or everyone is in, or the host resolves it): what was
+        collected, in seat order, plus whatever the game makes of the deadline."""
+        rules = self.rules_of(game)
+        state = self.states.get(rules, game)
+        pending = game.pending
+        actions: list[Action] = []
+        if pending is not None and pending.together:
+            collected = await subs_repo.collected(conn, game.id, game.step)
+            actions = [Action(seat, collected[seat]) for seat in pending.awaited if seat in collected]
+        actions += rules.timeout_actions(state)
+        return await self.advance(conn, game, roster, actions, user_id=user_id, state=state)
+
+    async def _commit(
+        self,
+        conn: Any,
+        game: GameRow,
+        roster: Roster,
+        out: Outcome,
+        actions: tuple[Action, ...],
+        *,
+        seq: int,
+        draws: int,
+        now: float,
+        user_id: int | None,
+    ) -> Advance:
+        rules = self.rules_of(game)
+        pending = rules.pending(out.state)
+        results = rules.results(out.state)
+        before = game.pending if seq else None
+        opened = pending is not None and (before is None or pending.to_json() != before.to_json())
+        step = game.step + 1 if opened else game.step
+        fields: dict[str, Any] = {
+            "state_json": dumps(rules.encode_state(out.state)),
+            "version": game.version + 1,
+            "draws": draws,
+            "step": step,
+            "pending_json": None if pending is None else dumps(pending.to_json()),
+        }
+        if opened:
+            fields["step_opened_at"] = now
+        if results is not None or pending is None:
+            fields.update(status=ENDED, ended_at=now, results_json=dumps(results))
+        if not await games_repo.update_if_version(conn, game.id, game.version, **fields):
+            raise Conflict(f"game {game.id} moved on")
+        if opened or pending is None:
+            await log_repo.close_step(conn, game.id, game.step, now)
+        if opened:
+            assert pending is not None
+            await log_repo.open_step(conn, game.id, step, pending, now)
+        await log_repo.add_events(conn, game.id, seq, game.step, out.events, now)
+        after = await games_repo.get_game(conn, game.id)
+        assert after is not None
+        self.states.put(game.id, after.version, out.state)
+        rows = await self._reconcile_clocks(conn, after, pending, now)
+        deadline = clocks.running(rows)
+        view = StepView(
+            game=after,
+            roster=roster,
+            state=out.state,
+            actions=actions,
+            events=out.events,
+            before=before,
+            pending=pending,
+            opened=opened,
+            deadline_at=None if deadline is None else deadline.deadline_at,
+            results=results,
+            host_action=any(a.by is None for a in actions) and user_id is not None,
+        )
+        await self.queue(conn, after, self.presentations[game.kind].step_messages(view), now)
+        if after.status == ENDED:
+            await timers_repo.clear_timers(conn, game.id)
+            await panels_repo.forget_panels(conn, game.id)
+            await subs_repo.forget(conn, game.id)
+            log.info("game %s: over", game.id)
+        else:
+            await self._schedule(conn, after, rows, opened, now)
+        return Advance(after, out.state, out.events, opened)
+
+    async def _reconcile_clocks(self, conn: Any, game: GameRow, pending: Pending | None, now: float) -> list[ClockRow]:
+        old = await clocks_repo.clocks(conn, game.id)
+        wanted = () if pending is None else pending.clocks
+        rows = clocks.reconcile(
+            old, wanted, now=now, paused=game.paused, default_seconds=game.options.deadline_hours * 3600
+        )
+        if [(r.clock, r.deadline_at, r.remaining) for r in rows] != [(r.clock, r.deadline_at, r.remaining) for r in old]:
+            await clocks_repo.replace_clocks(conn, game.id, rows)
+        return rows
+
+    async def _schedule(self, conn: Any, game: GameRow, rows: list[ClockRow], opened: bool, now: float) -> None:
+        """The open decision's timers: its running clock's deadline and reminder, a computer's move."""
+        await self.schedule_clock(conn, game, rows, now)
+        if opened and game.pending is not None and self.computer_delay is not None:
+            await timers_repo.clear_timers(conn, game.id, (COMPUTER,))
+            for seat in (*game.pending.awaited, *game.pending.optional):
+                delay = self.computer_delay(game, game.pending, seat)
+                if delay is not None:
+                    await timers_repo.add_timer(conn, game.id, COMPUTER, game.step, now + delay, clock=seat)
+
+    async def schedule_clock(self, conn: Any, game: GameRow, rows: list[ClockRow], now: float) -> None:
+        """(Re)place the deadline and reminder timers of the running clock (none while paused)."""
+        await timers_repo.clear_timers(conn, game.id, (DEADLINE, REMINDER))
+        run = clocks.running(rows)
+        if run is None or run.deadline_at is None or game.paused:
+            return
+        await timers_repo.add_timer(conn, game.id, DEADLINE, game.step, run.deadline_at, clock=run.clock)
+        remind = clocks.reminder_at(now, run.deadline_at, game.options.reminder_hours)
+        if remind is not None:
+            await timers_repo.add_timer(conn, game.id, REMINDER, game.step, remind, clock=run.clock)
+
+    async def remind(self, conn: Any, game: GameRow, roster: Roster, seats: tuple[str, ...], deadline_at: float) -> None:
+        assert game.pending is not None
+        messages = self.presentations[game.kind].reminder(Reminder(game, roster, game.pending, deadline_at, seats))
+        await self.queue(conn, game, messages, self.clock())
+
+    async def queue(self, conn: Any, game: GameRow, messages: Sequence[Message], now: float) -> None:
+        for message in messages:
+            if isinstance(message, Post):
+                payload: dict[str, Any] = {"content": message.text, "mention": list(message.mention)}
+                if message.picture is not None:
+                    payload["picture"] = {"kind": game.kind, "view": message.picture, "alt": message.alt}
+                if message.buttons:
+                    payload["buttons"] = list(message.buttons)
+                await outbox_repo.queue_channel(conn, game.id, game.channel_id, payload, now)
+            elif isinstance(message, DM):
+                payload = {"content": message.text}
+                if message.buttons:
+                    payload["buttons"] = list(message.buttons)
+                await outbox_repo.queue_dm(conn, game.id, message.seat, payload, now)

@@ -1,0 +1,111 @@
+"""The record of a game: the move log, the decisions (steps) and the events by recipient."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rules.contract import Event, LogEntry, Pending
+
+from .models import EventRow
+from .sql import dumps, insert, loads, row, rows, run, run_many
+
+
+async def next_seq(conn: Any, game_id: int) -> int:
+    found = await row(conn, "SELECT COALESCE(MAX(seq), 0) AS n FROM moves WHERE game_id = ?", (game_id,))
+    return int(found["n"] if found else 0) + 1
+
+
+async def add_move(
+    conn: Any, game_id: int, seq: int, step: int, entry: LogEntry, user_id: int | None, now: float
+) -> None:
+    await run(
+        conn,
+        "INSERT INTO moves(game_id, seq, step, actions_json, chance_json, user_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            game_id,
+            seq,
+            step,
+            dumps([a.to_json() for a in entry.actions]),
+            dumps([dict(c) for c in entry.chance]),
+            user_id,
+            now,
+        ),
+    )
+
+
+async def add_seat_change(
+    conn: Any, game_id: int, step: int, change: dict[str, Any], user_id: int | None, now: float
+) -> None:
+    """A change of who holds a seat: in the record, but not a step of the game (nothing to replay)."""
+    seq = await next_seq(conn, game_id)
+    await run(
+        conn,
+        "INSERT INTO moves(game_id, seq, step, kind, actions_json, chance_json, user_id, at)"
+        " VALUES (?, ?, ?, 'seat', ?, '[]', ?, ?)",
+        (game_id, seq, step, dumps(change), user_id, now),
+    )
+
+
+async def moves(conn: Any, game_id: int) -> list[LogEntry]:
+    """The steps of the game, in order (what replays to its snapshot)."""
+    found = await rows(
+        conn, "SELECT actions_json, chance_json FROM moves WHERE game_id = ? AND kind = 'step' ORDER BY seq",
+        (game_id,),
+    )
+    return [LogEntry.from_json({"actions": loads(r["actions_json"]), "chance": loads(r["chance_json"])}) for r in found]
+
+
+async def open_step(conn: Any, game_id: int, step: int, pending: Pending, now: float) -> None:
+    await run(
+        conn,
+        "INSERT INTO steps(game_id, step, pending_json, opened_at) VALUES (?, ?, ?, ?)",
+        (game_id, step, dumps(pending.to_json()), now),
+    )
+
+
+async def close_step(conn: Any, game_id: int, step: int, now: float) -> None:
+    await run(
+        conn,
+        "UPDATE steps SET closed_at = ? WHERE game_id = ? AND step = ? AND closed_at IS NULL",
+        (now, game_id, step),
+    )
+
+
+async def add_events(conn: Any, game_id: int, seq: int, step: int, events: Iterable[Event], now: float) -> None:
+    recipients: list[tuple[int, int, str]] = []
+    for event in events:
+        event_id = await insert(
+            conn,
+            "INSERT INTO events(game_id, seq, step, kind, public, data_json, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, seq, step, event.kind, int(event.is_public), dumps(dict(event.data)), now),
+        )
+        if not event.is_public:
+            recipients.extend((event_id, game_id, seat) for seat in dict.fromkeys(event.audience))
+    await run_many(conn, "INSERT INTO event_seats(event_id, game_id, seat) VALUES (?, ?, ?)", recipients)
+
+
+async def events_for(conn: Any, game_id: int, seat: str | None, *, private_only: bool = False) -> list[EventRow]:
+    """The events `seat` may see (None: the public ones), oldest first."""
+    if seat is None:
+        found = await rows(conn, "SELECT * FROM events WHERE game_id = ? AND public = 1 ORDER BY id", (game_id,))
+    elif private_only:
+        found = await rows(
+            conn,
+            "SELECT events.* FROM events JOIN event_seats ON event_seats.event_id = events.id"
+            " WHERE event_seats.game_id = ? AND event_seats.seat = ? ORDER BY events.id",
+            (game_id, seat),
+        )
+    else:
+        found = await rows(
+            conn,
+            "SELECT * FROM events WHERE game_id = ? AND (public = 1 OR id IN"
+            " (SELECT event_id FROM event_seats WHERE game_id = ? AND seat = ?)) ORDER BY id",
+            (game_id, game_id, seat),
+        )
+    return [EventRow.from_row(r) for r in found]
+
+
+async def step_opened_at(conn: Any, game_id: int, step: int) -> float | None:
+    found = await row(conn, "SELECT opened_at FROM steps WHERE game_id = ? AND step = ?", (game_id, step))
+    return None if found is None else float(found["opened_at"])

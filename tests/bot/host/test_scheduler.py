@@ -1,0 +1,101 @@
+"""The timer dispatcher: persisted timers, early wake-up, and a failing timer that hurts nobody else."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.host.scheduler import Scheduler
+from bot.storage import timers as timers_repo
+from bot.storage.db import Database
+from bot.storage.models import TimerRow
+
+
+async def make_db(path: Path) -> Database:
+    db = Database(path)
+    await db.open()
+    async with db.transaction() as conn:
+        for gid in (1, 2):
+            await conn.execute(
+                "INSERT INTO games(id, guild_id, channel_id, host_id, status, rounds_total, deadline_hours,"
+                " start_garnets, created_at) VALUES (?, 1, ?, 1, 'round', 6, 1, 0, 0)",
+                (gid, 100 + gid),
+            )
+    return db
+
+
+@pytest.fixture
+async def db(tmp_path: Path):  # type: ignore[no-untyped-def]
+    database = await make_db(tmp_path / "t.db")
+    schedulers: list[Scheduler] = []
+    database.schedulers = schedulers  # type: ignore[attr-defined]
+    try:
+        yield database
+    finally:  # even when an assertion failed: no task or connection outlives the test
+        for s in schedulers:
+            await s.stop()
+        await database.close()
+
+
+def scheduler_for(db: Database, handler) -> Scheduler:  # type: ignore[no-untyped-def]
+    scheduler = Scheduler(db, handler)
+    db.schedulers.append(scheduler)  # type: ignore[attr-defined]
+    return scheduler
+
+
+async def wait_until(predicate, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate() and loop.time() < end:
+        await asyncio.sleep(0.01)
+
+
+async def test_failing_timer_is_retried_and_others_still_fire(db: Database) -> None:
+    fired: list[int] = []
+    failures = {"left": 1}
+
+    async def handler(timer: TimerRow) -> None:
+        if timer.game_id == 1 and failures["left"]:
+            failures["left"] -= 1
+            raise RuntimeError("boom")
+        fired.append(timer.game_id)
+
+    scheduler = scheduler_for(db, handler)
+    scheduler.start()
+    now = time.time()
+    async with db.transaction() as conn:
+        await timers_repo.add_timer(conn, 1, "deadline", 0, now - 1)
+        await timers_repo.add_timer(conn, 2, "deadline", 0, now - 1)
+    scheduler.wake()
+    await wait_until(lambda: 2 in fired and failures["left"] == 0 and not scheduler.busy)
+    assert fired == [2], "game 2's timer fired although game 1's failed"
+    row = await db.fetchone("SELECT attempts, due_at FROM timers WHERE game_id = 1")
+    assert row["attempts"] == 1 and row["due_at"] > now, "the failed timer was postponed, not dropped"
+    # make it due again: it succeeds this time and is removed
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE timers SET due_at = ? WHERE game_id = 1", (time.time() - 1,))
+    scheduler.wake()
+    await wait_until(lambda: 1 in fired and not scheduler.busy)
+    assert sorted(fired) == [1, 2]
+    assert await db.fetchone("SELECT * FROM timers") is None
+
+
+async def test_an_earlier_timer_wakes_the_sleeping_dispatcher(db: Database) -> None:
+    fired: list[int] = []
+
+    async def handler(timer: TimerRow) -> None:
+        fired.append(timer.game_id)
+
+    scheduler = scheduler_for(db, handler)
+    async with db.transaction() as conn:
+        await timers_repo.add_timer(conn, 1, "deadline", 0, time.time() + 3600)
+    scheduler.start()
+    await asyncio.sleep(0.05)  # now sleeping for an hour
+    async with db.transaction() as conn:
+        await timers_repo.add_timer(conn, 2, "deadline", 0, time.time() + 0.1)
+    scheduler.wake()
+    await wait_until(lambda: bool(fired))
+    assert fired == [2]
