@@ -56,6 +56,15 @@ class Due:
         elif timer.kind == COMPUTER and self.computer is not None:
             await self.computer(timer)
 
+    async def resolve_now(self, game_id: int, step: int | None = None) -> bool:
+        """Resolve the game's open decision now, as "everyone is in" does (only if it is still `step`)."""
+        if step is None:
+            game = await self.db.fetchone("SELECT step FROM games WHERE id = ?", (game_id,))
+            if game is None:
+                return False
+            step = int(game["step"])
+        return await self.resolve(TimerRow(0, game_id, RESOLVE, step, None, self.clock(), 0))
+
     async def resolve(self, timer: TimerRow) -> bool:
         done = False
         async with self.locks(timer.game_id):

@@ -29,7 +29,7 @@ from .errors import Refused, Stale, UserError
 from .finder import Finder
 from .lobby import MAX_HOURS, reload
 from .locks import Locks
-from .presenting import DM, Message, Presentation
+from .presenting import DM, Message, Presentation, capital, title_of
 from .roster import Roster
 from .stepper import RESOLVE, Advance, Stepper, counted
 
@@ -70,15 +70,16 @@ class Hosting:
         self.finder.require_admin(game, caller)
         return game
 
-    def _current(self, game: GameRow, caller: Caller, what: str) -> None:
+    def _current(self, game: GameRow, caller: Caller, what: str, done: str = "changed") -> None:
         """Refuse a command meant for a decision that has been resolved since it was issued."""
         if game.status != RUNNING or game.pending is None:
             raise UserError(f"There is no open decision to {what} in this game.")
         opened = game.step_opened_at
         if caller.issued_at is not None and opened is not None and caller.issued_at < opened:
+            now = capital(title_of(self.presentations[game.kind], game.pending))
             raise Stale(
-                f"The decision you meant was resolved just before your command arrived, so nothing was changed. "
-                f"Look at the game again and repeat the command if you still want it ({what})."
+                f"The decision you meant was just resolved; {now} is open now and was not {done}. "
+                "Repeat the command if you still want it."
             )
 
     # ---- the open decision ---------------------------------------------------------------------------
@@ -89,7 +90,7 @@ class Hosting:
         async with self.locks(game.id):
             async with self.db.transaction() as conn:
                 game = await reload(conn, game.id)
-                self._current(game, caller, "resolve")
+                self._current(game, caller, "resolve", "resolved")
                 roster = Roster(await games_repo.seats(conn, game.id))
                 advance = await self.stepper.resolve_collected(conn, game, roster, user_id=caller.user_id)
             self.committed()

@@ -10,13 +10,14 @@ next decision, whatever happened.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.contract import Action, Move
+from rules.contract import Action, Move, Pending
 
 from ..storage import games as games_repo
 from ..storage import submissions as subs_repo
@@ -29,7 +30,7 @@ from .context import Caller
 from .errors import NoGame, NotAllowed, Refused, Stale, UserError
 from .finder import Finder
 from .locks import Locks
-from .presenting import Presentation
+from .presenting import Presentation, capital, title_of
 from .roster import Roster
 from .stepper import RESOLVE, Advance, Stepper, counted
 
@@ -178,9 +179,10 @@ class Play:
             # Nothing the timer and outbox loops watch changes: no need to wake them.
             ok = await self.writer.put_if_open(game.id, game.step, seat, move, user_id, now)
         if not ok:
+            title = capital(title_of(self.presentations[game.kind], pending))
             raise Stale(
-                "That decision was resolved just before your move arrived, so it was not recorded. "
-                "Look at the game again and submit again."
+                f"{title} was resolved just before your command arrived, so it was not recorded. "
+                "Look at the new board and submit again."
             )
         self._remember(ctx.with_move(seat, move))
         return all_in
@@ -196,7 +198,7 @@ class Play:
         try:
             ctx = await self._context(game_id)
             if not (hinted and self._stale(ctx, caller)):
-                yield ctx, self._checked(ctx, caller, kind)  # type: ignore[arg-type]
+                yield ctx, await self._checked(ctx, caller, kind)  # type: ignore[arg-type]
                 return
         finally:
             lock.release()
@@ -205,11 +207,11 @@ class Play:
         await lock.acquire_keeping()
         try:
             ctx = await self._context(game_id)
-            yield ctx, self._checked(ctx, caller, kind)  # type: ignore[arg-type]
+            yield ctx, await self._checked(ctx, caller, kind)  # type: ignore[arg-type]
         finally:
             lock.release()
 
-    def _checked(self, ctx: Context | None, caller: Caller, kind: str) -> Turn:
+    async def _checked(self, ctx: Context | None, caller: Caller, kind: str) -> Turn:
         if ctx is None or ctx.game.kind != kind:
             raise NoGame("That game no longer exists.")
         seat = ctx.seat_of(caller.user_id)
@@ -220,12 +222,22 @@ class Play:
             raise UserError("Nothing is open for moves in this game.", "not_running")
         opened = game.step_opened_at
         if caller.issued_at is not None and opened is not None and caller.issued_at < opened:
+            presentation = self.presentations[kind]
+            before = await self._decision_before(game)
             raise Stale(
-                "The decision you answered was resolved just before your command arrived, so it was not "
-                "recorded. Look at the game again and submit again."
+                f"{capital(title_of(presentation, before))} was resolved just before your command arrived, so it "
+                f"was not recorded. {capital(title_of(presentation, game.pending))} is open now: look at the new "
+                "board and submit again."
             )
         state = self.stepper.states.get(self.presentations[kind].game, game)
         return Turn(game, Roster(ctx.seats), seat, state, ctx.collected.get(seat))
+
+    async def _decision_before(self, game: GameRow) -> Pending | None:
+        async with self.db.reader() as conn:
+            found = await row(
+                conn, "SELECT pending_json FROM steps WHERE game_id = ? AND step = ?", (game.id, game.step - 1)
+            )
+        return None if found is None else Pending.from_json(json.loads(found["pending_json"]))
 
     async def _context(self, game_id: int) -> Context | None:
         """Holding the game's lock: its current context (remembered, else read and remembered)."""
@@ -303,7 +315,5 @@ class Play:
                 conn, "SELECT move_json FROM submissions WHERE game_id = ? AND step = ? AND seat = ?",
                 (game.id, game.step, seat),
             )
-        import json
-
         return None if found is None else json.loads(found["move_json"])
 

@@ -90,3 +90,17 @@ class Presentation(Protocol):
     def picture(self, view: dict[str, Any]) -> bytes | None: ...
 
     def dynamic_items(self) -> Sequence[type[discord.ui.DynamicItem[Any]]]: ...
+
+    def decision_title(self, pending: Pending) -> str: ...
+
+
+def title_of(presentation: Presentation, pending: Pending | None) -> str:
+    """A decision's name in the game's words ("Round 2", "the draft"), for the host's own messages."""
+    if pending is None:
+        return "the game"
+    title = getattr(presentation, "decision_title", None)
+    return title(pending) if title is not None else f"the {pending.decision}"
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

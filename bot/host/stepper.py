@@ -233,8 +233,9 @@ class Stepper:
     async def _schedule(self, conn: Any, game: GameRow, rows: list[ClockRow], opened: bool, now: float) -> None:
         """The open decision's timers: its running clock's deadline and reminder, a computer's move."""
         await self.schedule_clock(conn, game, rows, now)
+        if opened:  # what was due for the decision that is over ("everyone is in", a computer's move)
+            await timers_repo.clear_timers(conn, game.id, (RESOLVE, COMPUTER))
         if opened and game.pending is not None and self.computer_delay is not None:
-            await timers_repo.clear_timers(conn, game.id, (COMPUTER,))
             for seat in (*game.pending.awaited, *game.pending.optional):
                 delay = self.computer_delay(game, game.pending, seat)
                 if delay is not None:

@@ -47,15 +47,13 @@ async def active_game_in_channel(conn: Any, channel_id: int) -> GameRow | None:
 
 
 async def active_games_of_user(conn: Any, user_id: int, kind: str | None = None) -> list[GameRow]:
-    sql = (
-        "SELECT games.* FROM games JOIN seats ON seats.game_id = games.id"
-        " WHERE seats.user_id = ? AND games.status != ?"
-    )
-    args: list[Any] = [user_id, ENDED]
+    """Games (not ended) where the user holds a seat or is the host."""
+    sql = "SELECT * FROM games WHERE status != ? AND (host_id = ? OR id IN (SELECT game_id FROM seats WHERE user_id = ?))"
+    args: list[Any] = [ENDED, user_id, user_id]
     if kind is not None:
-        sql += " AND games.kind = ?"
+        sql += " AND kind = ?"
         args.append(kind)
-    return [GameRow.from_row(r) for r in await rows(conn, sql + " ORDER BY games.id", args)]
+    return [GameRow.from_row(r) for r in await rows(conn, sql + " ORDER BY id", args)]
 
 
 async def update_game(conn: Any, game_id: int, /, **fields: Any) -> None:

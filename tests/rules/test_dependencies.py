@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-RULES = Path(__file__).resolve().parent.parent / "rules"
+RULES = Path(__file__).resolve().parents[2] / "rules"
 FORBIDDEN = {"discord", "asyncio", "sqlite3", "aiosqlite", "time", "datetime", "socket", "aiohttp", "os",
              "threading", "subprocess", "secrets", "uuid"}
 # The command-line front reads files and draws a progress bar; nothing else may do I/O.

@@ -29,8 +29,8 @@ from rules.crimecity.replay import run_replay
 from tests.fakediscord import FakeDiscord
 from tests.support.table import NAMES
 
-ROOT = Path(__file__).resolve().parent.parent
-ACTIVE = ("lobby", "draft", "round", "ec")
+ROOT = Path(__file__).resolve().parents[2]
+ACTIVE = ("lobby", "running")
 
 
 @dataclass
@@ -138,9 +138,12 @@ class CrashWorld:
         finally:
             conn.close()
 
-    def current_game(self) -> sqlite3.Row | None:
+    def current_game(self) -> dict[str, Any] | None:
         rows = self.query(f"SELECT * FROM games WHERE status IN {ACTIVE} ORDER BY id DESC LIMIT 1")
-        return rows[0] if rows else None
+        return game_of(rows[0]) if rows else None
+
+    def latest_game(self) -> dict[str, Any]:
+        return game_of(self.query("SELECT * FROM games ORDER BY id DESC LIMIT 1")[0])
 
     async def idle(self, timeout: float = 20) -> None:
         """No message waiting in the outbox, no timer due, and the fake heard nothing for a while."""
@@ -176,13 +179,13 @@ class CrashWorld:
         self.game_start[game["id"]] = (before_chan, before_dms)
         return game["id"]
 
-    def plan(self, game: sqlite3.Row) -> dict[str, tuple[dict[str, Any], Any]]:
+    def plan(self, game: dict[str, Any]) -> dict[str, tuple[dict[str, Any], Any]]:
         """For each player without an acknowledged submission in this phase: (options, expected row)."""
         key = (game["id"], "draft" if game["status"] == "draft" else game["round"])
         done = self.acked.get(key, {})
-        seats = {r["user_id"]: r["seat"] for r in self.query("SELECT * FROM players WHERE game_id = ?", (game["id"],))}
+        seats = {r["user_id"]: r["seat"] for r in self.query("SELECT * FROM seats WHERE game_id = ?", (game["id"],))}
         names = {
-            r["seat"]: r["display_name"] for r in self.query("SELECT * FROM players WHERE game_id = ?", (game["id"],))
+            r["seat"]: r["display_name"] for r in self.query("SELECT * FROM seats WHERE game_id = ?", (game["id"],))
         }
         out: dict[str, tuple[dict[str, Any], Any]] = {}
         for n in NAMES:
@@ -196,8 +199,7 @@ class CrashWorld:
                 options = {"bid": bid, "roles": ", ".join(roles), "characters": ", ".join(chars)}
                 out[n] = (options, (bid, roles, chars))
             elif game["status"] == "round":
-                state = GameState.from_dict(json.loads(game["state_json"]))
-                actions = self._pick(state, seat)
+                actions = self._pick(game["state"], seat)
                 if actions is None:
                     continue
                 text = [format_action(a, lambda s: names[s]) for a in actions]
@@ -219,7 +221,7 @@ class CrashWorld:
                 return [first, self.rng.choice(seconds)]
         return None
 
-    async def submit_all(self, game: sqlite3.Row, kill_after: float | None) -> None:
+    async def submit_all(self, game: dict[str, Any], kill_after: float | None) -> None:
         """Everyone without an acknowledged submission submits at once; SIGKILL after `kill_after` s."""
         key = (game["id"], "draft" if game["status"] == "draft" else game["round"])
         plan = self.plan(game)
@@ -250,20 +252,39 @@ class CrashWorld:
         self.unacked = {}
 
     def stored(self, game_id: int, phase: Any, name: str) -> Any:
-        rows = self.query(
-            "SELECT seat FROM players WHERE game_id = ? AND user_id = ?", (game_id, self.players[name].id)
-        )
+        """What the bot holds as `name`'s submission for `phase`: in the move log once the phase resolved,
+        else among the collected moves."""
+        rows = self.query("SELECT seat FROM seats WHERE game_id = ? AND user_id = ?", (game_id, self.players[name].id))
         seat = rows[0]["seat"]
-        if phase == "draft":
-            rows = self.query(
-                "SELECT bid, roles_json, characters_json FROM draft_submissions WHERE game_id = ? AND seat = ?",
-                (game_id, seat),
+        clock = "draft" if phase == "draft" else f"round:{phase}"
+        steps = [
+            r["step"]
+            for r in self.query("SELECT step, pending_json FROM steps WHERE game_id = ?", (game_id,))
+            if any(c["id"] == clock for c in json.loads(r["pending_json"]).get("clocks", []))
+        ]
+        if not steps:
+            return None
+        move = None
+        for r in self.query("SELECT actions_json FROM moves WHERE game_id = ? AND step = ? AND kind = 'step'",
+                            (game_id, steps[0])):
+            for action in json.loads(r["actions_json"]):
+                if action["by"] == seat:
+                    move = action["move"]
+        if move is None:
+            found = self.query(
+                "SELECT move_json FROM submissions WHERE game_id = ? AND step = ? AND seat = ?", (game_id, steps[0], seat)
             )
-            return rows and (rows[0]["bid"], json.loads(rows[0]["roles_json"]), json.loads(rows[0]["characters_json"]))
-        rows = self.query(
-            "SELECT actions_json FROM submissions WHERE game_id = ? AND round = ? AND seat = ?", (game_id, phase, seat)
-        )
-        return rows and json.loads(rows[0]["actions_json"] or "null")
+            move = json.loads(found[0]["move_json"]) if found else None
+        if move is None:
+            return None
+        if phase == "draft":
+            return (move["bid"], move["roles"], move["characters"])
+        return move.get("actions")
+
+    def logged_boards(self, game_id: int) -> dict[int, dict[str, Any]]:
+        """Round -> the public view of the board the bot logged when that round resolved."""
+        rows = self.query("SELECT data_json FROM events WHERE game_id = ? AND kind = 'board' AND public = 1", (game_id,))
+        return {d["round"]: d["view"] for d in (json.loads(r["data_json"]) for r in rows)}
 
     # ---- checks ------------------------------------------------------------------------------
 
@@ -307,15 +328,15 @@ class CrashWorld:
         if dupes:
             f.duplicate_posts += sum(Counter(posts)[t] - 1 for t in dupes)
             self.problem(f"game {game_id}: the same post twice: {dupes[0][:80]!r}")
-        resolved = {r["round"] for r in self.query("SELECT round FROM round_log WHERE game_id = ?", (game_id,))}
-        game = self.query("SELECT * FROM games WHERE id = ?", (game_id,))[0]
+        resolved = set(self.logged_boards(game_id))
+        drafted = self.query("SELECT COUNT(*) FROM events WHERE game_id = ? AND kind = 'draft_resolved'", (game_id,))
         for rnd in range(1, 7):
             boards = [p for p in posts if re.search(rf"Round {rnd}\*\*: the board after the round", p)]
             if len(boards) != (1 if rnd in resolved else 0):
                 f.duplicate_posts += max(0, len(boards) - 1)
                 self.problem(f"game {game_id} round {rnd}: {len(boards)} board posts, resolved={rnd in resolved}")
         drafts = [p for p in posts if "the draft is resolved" in p]
-        if len(drafts) != (1 if game["draft_json"] else 0):
+        if len(drafts) != drafted[0][0]:
             self.problem(f"game {game_id}: {len(drafts)} draft posts")
         for n in NAMES:
             dms = self._game_dms(game_id, n)
@@ -339,10 +360,7 @@ class CrashWorld:
         assert reply.attachments, reply.text()
         doc = json.loads(reply.attachments[0][1])
         result = run_replay(doc)
-        logged = {
-            r["round"]: json.loads(r["view_json"])
-            for r in self.query("SELECT round, view_json FROM round_log WHERE game_id = ?", (game_id,))
-        }
+        logged = self.logged_boards(game_id)
         replayed = {r["round"]: r["board"] for r in result["rounds"]}
         for rnd, view in logged.items():
             if view["board"] != replayed.get(rnd):
@@ -378,18 +396,17 @@ class CrashWorld:
         await self._after_phase()
 
     async def _after_phase(self) -> None:
-        latest = self.query("SELECT * FROM games ORDER BY id DESC LIMIT 1")[0]
+        latest = self.latest_game()
         if latest["status"] == "ec":
             await self.cmd(self.host, "admin end")
             await self.idle()
-        latest = self.query("SELECT * FROM games ORDER BY id DESC LIMIT 1")[0]
+        latest = self.latest_game()
         if latest["status"] == "ended":
             await self.check_export(latest["id"])
             self.figures.games_finished = len(self.checked_games)
-        self.figures.phases_resolved = (
-            self.query("SELECT COUNT(*) FROM round_log")[0][0]
-            + self.query("SELECT COUNT(*) FROM games WHERE draft_json IS NOT NULL")[0][0]
-        )
+        self.figures.phases_resolved = self.query(
+            "SELECT COUNT(*) FROM events WHERE kind IN ('board', 'draft_resolved') AND public = 1"
+        )[0][0]
 
     async def measure(self) -> float:
         """One phase without a kill: how long five submissions plus the resolution take (the kill window)."""
@@ -405,6 +422,18 @@ class CrashWorld:
         self.check()
         await self._after_phase()
         return elapsed
+
+
+def game_of(row: sqlite3.Row) -> dict[str, Any]:
+    """A game row as the scenario needs it: its phase in Crime City's words, its round and round state."""
+    from rules.crimecity.game import GAME
+
+    status = row["status"]
+    match = None if row["state_json"] is None else GAME.decode_state(json.loads(row["state_json"]))
+    if status == "running":
+        status = json.loads(row["pending_json"])["decision"]
+    state = None if match is None else match.game
+    return {"id": row["id"], "status": status, "round": 0 if state is None else state.round, "state": state}
 
 
 async def run(kills: int, workdir: Path, seed: int = 0, progress: bool = False) -> Figures:

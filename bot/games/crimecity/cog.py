@@ -9,23 +9,21 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from rules.crimecity import CHARACTERS, legal_actions, legal_seconds
-from rules.crimecity.draft import DraftSubmission
-from rules.crimecity.game import DRAFT, ROUND, draft_move
-from rules.crimecity.ids import ROLES, Role
-from rules.crimecity.notation import describe_action, format_action, parse_action, parse_character, parse_guess
+from rules.crimecity.game import ROUND
+from rules.crimecity.notation import describe_action, format_action, parse_action
 from rules.crimecity.validate import BUY_COST
 
-from ...host import HostOptions, Member, Refused, Turn, UserError
+from ...host import HostOptions, Member
 from ...host.commands import GAME_HELP, MAX_CHOICES, answer, caller_of, game_choices, matches, timestamp
 from . import reports, rules_pages
-from .moves import round_move, submit_actions
+from .moves import buy_friendship, submit_actions, submit_draft, submit_guess
 from .panel import panel_view
 from .texts import char_title, role_title
 
@@ -35,7 +33,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 KIND = "crimecity"
-MAX_POINTS = 50  # friendship points in one purchase (the option's range)
 
 HELP = """\
 **Crime City** — 5 players, a hidden character and role each, up to 6 rounds.
@@ -58,15 +55,6 @@ Action notation: `move vertical secretary`, `converse store_clerk`, `ability det
 def _lobby_line(names: list[str]) -> str:
     joined = ", ".join(names) if names else "nobody yet"
     return f"Players ({len(names)}/5): {joined}"
-
-
-def _ranking(text: str | None, parse: Any) -> list[Any]:
-    if not text or not text.strip():
-        return []
-    items = [parse(part) for part in text.replace(";", ",").split(",") if part.strip()]
-    if len(set(items)) != len(items):
-        raise Refused("malformed", "A ranking cannot name the same entry twice.")
-    return items
 
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
@@ -166,24 +154,9 @@ class CrimeCityCog(commands.GroupCog, group_name=KIND, group_description="Crime 
         roles: str | None = None,
         game: str | None = None,
     ) -> None:
-        from rules.crimecity.draft import complete_ranking
-        from rules.crimecity.notation import parse_role
-
-        role_list = _ranking(roles, parse_role)
-        if Role.NONE in role_list:
-            raise Refused("malformed", "Rank only the five hidden roles; 'none' is not one you can draft.")
-        sub = DraftSubmission(
-            bid,
-            tuple(complete_ranking(role_list, ROLES)),
-            tuple(complete_ranking(_ranking(characters, parse_character), CHARACTERS)),
+        sub, played = await submit_draft(
+            self.host, caller_of(interaction), bid=bid, roles=roles, characters=characters, game_opt=game
         )
-
-        def build(turn: Turn) -> dict[str, Any]:
-            if turn.game.pending is None or turn.game.pending.decision != DRAFT:
-                raise UserError("The draft is not open in this game.")
-            return draft_move(sub)
-
-        played = await self.host.play.submit(caller_of(interaction), KIND, build, game)
         balance = self.presentation.game.view(played.turn.state, played.turn.seat).get("garnets", 0)
         text = (
             f"Draft submission recorded: bid **{sub.bid}** of your {balance} garnets.\n"
@@ -277,13 +250,7 @@ class CrimeCityCog(commands.GroupCog, group_name=KIND, group_description="Crime 
         game=GAME_HELP,
     )
     async def guess(self, interaction: discord.Interaction, roles: str, game: str | None = None) -> None:
-        guess = parse_guess(roles)
-
-        def build(turn: Turn) -> dict[str, Any]:
-            reports.require_round(turn)
-            return round_move(turn, guess={c.value: r.value for c, r in guess.items()})
-
-        await self.host.play.submit(caller_of(interaction), KIND, build, game)
+        guess = await submit_guess(self.host, caller_of(interaction), roles, game)
         lines = [f"{char_title(c.value)}: {role_title(guess[c].value)}" for c in CHARACTERS]
         await answer(
             interaction,
@@ -305,19 +272,7 @@ class CrimeCityCog(commands.GroupCog, group_name=KIND, group_description="Crime 
         points: app_commands.Range[int, 0, 50] = 1,
         game: str | None = None,
     ) -> None:
-        ca, cb = parse_character(a), parse_character(b)
-        if points > MAX_POINTS:
-            raise UserError(f"At most {MAX_POINTS} points at a time.")
-
-        def build(turn: Turn) -> dict[str, Any]:
-            reports.require_round(turn)
-            pair = sorted([ca.value, cb.value])
-            kept = [p for p in (turn.mine or {}).get("buy") or [] if sorted(p) != pair]
-            return round_move(turn, buy=kept + [[ca.value, cb.value]] * points)
-
-        played = await self.host.play.submit(caller_of(interaction), KIND, build, game)
-        buys = played.move["buy"]
-        balance = self.presentation.game.view(played.turn.state, played.turn.seat).get("garnets", 0)
+        buys, balance = await buy_friendship(self.host, caller_of(interaction), a, b, points, game)
         if buys:
             listed = ", ".join(f"{char_title(x)} + {char_title(y)}" for x, y in buys)
             text = f"Purchases for this round: {listed} — {BUY_COST * len(buys)} of your {balance} garnets."

@@ -44,6 +44,13 @@ class CrimeCityPresentation:
 
         return (PanelControl,)
 
+    def decision_title(self, pending: Any) -> str:
+        if pending.decision == DRAFT:
+            return "the draft"
+        if pending.decision == ROUND:
+            return f"Round {round_of(pending)}"
+        return "the EC decision"
+
     # ---- steps -----------------------------------------------------------------------------------------
 
     def step_messages(self, view: StepView) -> list[Message]:

@@ -12,18 +12,14 @@ from bot.host.scheduler import Scheduler
 from bot.storage import timers as timers_repo
 from bot.storage.db import Database
 from bot.storage.models import TimerRow
+from tests.support import rows
 
 
 async def make_db(path: Path) -> Database:
     db = Database(path)
     await db.open()
     async with db.transaction() as conn:
-        for gid in (1, 2):
-            await conn.execute(
-                "INSERT INTO games(id, guild_id, channel_id, host_id, status, rounds_total, deadline_hours,"
-                " start_garnets, created_at) VALUES (?, 1, ?, 1, 'round', 6, 1, 0, 0)",
-                (gid, 100 + gid),
-            )
+        await rows.games(conn, [1, 2])
     return db
 
 

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from bot.host.context import Caller, Member
-from bot.host.errors import NoGame, NotAllowed, UserError
+from bot.host.errors import NoGame, NotAllowed, Refused, UserError
 from bot.tree import APOLOGY, user_message
 from rules.crimecity import Character, Location, ParseError, Role, RuleError, new_game
+from rules.crimecity.game import GAME
 from rules.crimecity.state import Seat
-from tests.test_reliability_input import snapshot
-from tests.test_reliability_races import CHANNEL, GUILD, HOST, PLAYERS, now, round_one
+from tests.support.service import CHANNEL, GUILD, HOST, PLAYERS, now, round_one, snapshot
 
 OTHER_CHANNEL, OTHER_GUILD, OTHER_GUILD_CHANNEL = CHANNEL + 5, GUILD + 1, CHANNEL + 9
 OUTSIDER, OTHER_PLAYER, OTHER_ADMIN, SUBSTITUTE = 900, 901, 902, 903
@@ -164,20 +164,26 @@ async def test_dead_governor_moves_only_and_still_reads_its_status(tmp_path: Pat
     state = new_game([f"p{i}" for i in range(1, 6)], seats, garnets={f"p{i}": 20 for i in range(1, 6)})
     positions = {c: loc for c, loc in state.positions.items() if c is not Character.GOVERNOR}
     state = state.with_changes(governor_alive=False, positions=positions)
-    # Like every write to a game's rows, under the game's lock (the service keeps what it read until then).
-    async with svc.lock(gid), svc.db.transaction() as conn:
-        await conn.execute("UPDATE games SET state_json = ? WHERE id = ?", (json.dumps(state.to_dict()), gid))
+    # Like every write to a game's rows, under the game's lock (the host keeps what it read until then).
+    game = await svc.game(gid)
+    match = GAME.decode_state(game.state)
+    match = match.__class__(**{**{f: getattr(match, f) for f in match.__slots__}, "game": state})
+    async with svc.host.locks(gid), svc.db.transaction() as conn:
+        await conn.execute(
+            "UPDATE games SET state_json = ?, version = version + 1 WHERE id = ?",
+            (json.dumps(GAME.encode_state(match)), gid),
+        )
     eve = now("eve")
     before = await snapshot(svc.db)
-    with pytest.raises(RuleError) as refused:
+    with pytest.raises((RuleError, Refused)) as refused:
         await svc.submit_actions(eve, "converse banker", "move vertical banker")
     assert user_message(refused.value) and await snapshot(svc.db) == before
-    with pytest.raises((UserError, RuleError, ParseError)):
+    with pytest.raises((UserError, RuleError, ParseError, Refused)):
         await svc.submit_actions(eve, "ability banker bank", None)
     text = await svc.status(eve)
     assert "dead" in text
-    seated, sub = await svc.submit_actions(eve, "move vertical banker", None)
-    assert len(sub.actions) == 1 and seated.game.round == 1
+    played = await svc.submit_actions(eve, "move vertical banker", None)
+    assert len(played.move["actions"]) == 1 and played.turn.state.game.round == 1
     # other players still cannot act for the dead seat, and the board shows no Governor
     board = await svc.board(now("andy"))
     assert "Governor" not in board.text.split("Friendship")[0] or "dead" in board.text.lower()

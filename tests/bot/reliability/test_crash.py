@@ -6,6 +6,7 @@ A handful of kills here; bench/crash_kill.py runs hundreds (docs/reliability.md 
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from pathlib import Path
 
@@ -53,10 +54,10 @@ async def test_sigterm_closes_gateway_and_database_and_keeps_everything(tmp_path
             conn = sqlite3.connect(db)
             try:
                 assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-                rows = conn.execute("SELECT seat, roles_json FROM draft_submissions").fetchall()
+                rows = conn.execute("SELECT seat, move_json FROM submissions").fetchall()
             finally:
                 conn.close()
-            assert len(rows) == 1 and rows[0][1].startswith('["hitman"')
+            assert len(rows) == 1 and json.loads(rows[0][1])["roles"][0] == "hitman"
             # and it starts again where it was
             await world.start()
             for n in NAMES[1:]:

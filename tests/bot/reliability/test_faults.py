@@ -12,6 +12,7 @@ from collections import Counter
 
 import discord
 
+from bot.storage.models import TimerRow
 from tests.support.crimecity import CAST, act_we1
 from tests.support.table import NAMES, Table, draft_cast, open_game
 
@@ -123,21 +124,21 @@ async def test_scheduler_survives_a_failing_game_and_keeps_the_others_deadlines(
     for m in extra:
         await fd.slash(m, other, "crimecity join")
     await fd.slash(host, other, "crimecity start")
-    svc = t.bot.service
+    due = t.bot.host.due
     async with t.bot.db.read() as conn:
         ids = [r[0] for r in await (await conn.execute("SELECT id FROM games ORDER BY id")).fetchall()]
     game_a, game_b = ids
-    real = svc.resolve
+    real = due.resolve
     failures = [RuntimeError("database is locked"), discord.DiscordServerError(_Resp(503), "Service Unavailable")]
     calls: list[int] = []
 
-    async def flaky(game_id: int, expected_seq: int | None = None) -> bool:
-        calls.append(game_id)
-        if game_id == game_a and failures:
+    async def flaky(timer: TimerRow) -> bool:
+        calls.append(timer.game_id)
+        if timer.game_id == game_a and failures:
             raise failures.pop(0)
-        return await real(game_id, expected_seq)
+        return await real(timer)
 
-    svc.resolve = flaky  # type: ignore[method-assign]
+    due.resolve = flaky  # type: ignore[method-assign]
     ticks = itertools.count()
     # Every reading of the clock is 10 s later: each back-off (2 s, 4 s) is over by the next tick, while the
     # next round's timers (about a day away) never come due however many times wait_idle() polls.

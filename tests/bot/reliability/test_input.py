@@ -25,11 +25,8 @@ from bot.tree import APOLOGY, user_message
 from rules.cli import main as rules_main
 from tests.support.crimecity import CAST
 from tests.support.rules_helpers import GOLDEN
+from tests.support.service import CHANNEL, GUILD, HOST, PLAYERS, now, round_one, snapshot
 from tests.support.table import NAMES, Table, draft_cast, open_game
-from tests.test_reliability_races import CHANNEL, GUILD, HOST, PLAYERS, now, round_one
-
-TABLES = ("games", "players", "draft_submissions", "submissions", "round_log", "private_results", "ec_votes",
-          "timers", "outbox", "inbox")  # fmt: skip
 
 NASTY = [
     "", " ", "\x00", "'; DROP TABLE games; --", "<@99999999999999999999999999>", "<@!-1>", "@everyone",
@@ -43,15 +40,6 @@ numbers = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70), st.sampled_from([0, -1, 2**53, 2**63, -(2**63) - 1])
 )
 floats = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([0.0, -0.0, 1e308, -1e-9, math.nan]))
-
-
-async def snapshot(db: Any) -> list[Any]:
-    out = []
-    async with db.read() as conn:
-        for table in TABLES:
-            rows = await (await conn.execute(f"SELECT * FROM {table} ORDER BY rowid")).fetchall()
-            out.append([tuple(r) for r in rows])
-    return out
 
 
 def dm(c: Caller) -> Caller:

@@ -1,4 +1,4 @@
-"""Races around a resolution, played deterministically on GameService (the game's lock is held
+"""Races around a resolution, played deterministically on the host (the game's lock is held
 while the racing commands queue up, so the order is forced, not hoped for).
 
 Exactly one resolution; a racing submission is either in it or refused with a clear message.
@@ -7,62 +7,26 @@ Exactly one resolution; a racing submission is either in it or refused with a cl
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bot.games import GameService
-from bot.host.context import Caller
 from bot.host.errors import UserError
-from bot.storage.db import Database
-from rules.crimecity import GameState, legal_actions, legal_seconds
+from bot.host.roster import Roster
+from bot.storage import games as games_repo
+from rules.crimecity import legal_actions, legal_seconds
+from rules.crimecity.game import GAME
 from rules.crimecity.notation import format_action
-
-GUILD, CHANNEL = 10, 20
-NAMES = ["andy", "grunkle", "cara", "dev", "eve"]
+from tests.support.service import HOST, PLAYERS, Service, now, round_one
 
 
-def caller(uid: int, name: str, *, admin: bool = False) -> Caller:
-    return Caller(uid, name, name, guild_id=GUILD, channel_id=CHANNEL, manage_guild=admin, issued_at=time.time())
-
-
-HOST = 1
-PLAYERS = {n: 100 + i for i, n in enumerate(NAMES)}
-
-
-def now(who: str | int, **kw) -> Caller:
-    """A command issued now by `who` (a player name, HOST, or another admin id)."""
-    if isinstance(who, str):
-        return caller(PLAYERS[who], who)
-    return caller(who, f"admin{who}", admin=True)
-
-
-async def round_one(tmp_path: Path) -> tuple[GameService, int]:
-    db = Database(tmp_path / "races.db")
-    await db.open()
-    svc = GameService(db)
-    game = await svc.new_game(now(HOST), rounds=6, deadline_hours=24, garnets=0, wait_for_deadline=True)
-    for n in NAMES:
-        await svc.join(now(n))
-    await svc.start(now(HOST))
-    for n in NAMES:
-        await svc.submit_draft(now(n), bid=0, roles=None, characters=None)
-    assert await svc.resolve(game.id)
-    return svc, game.id
-
-
-async def legal_pair(svc: GameService, game_id: int, name: str) -> tuple[str, str]:
+async def legal_pair(svc: Service, game_id: int, name: str) -> tuple[str, str]:
     async with svc.db.read() as conn:
-        from bot.roster import Roster
-
-        from bot.storage import games as games_repo
-
         game = await games_repo.get_game(conn, game_id)
-        roster = Roster(await games_repo.players(conn, game_id))
+        roster = Roster(await games_repo.seats(conn, game_id))
     assert game is not None and game.state is not None
-    state = GameState.from_dict(game.state)
+    state = GAME.decode_state(game.state).game
     seat = roster.seat_of(PLAYERS[name])
     assert seat is not None
     for first in legal_actions(state, seat):
@@ -72,17 +36,25 @@ async def legal_pair(svc: GameService, game_id: int, name: str) -> tuple[str, st
     raise AssertionError("no legal pair")
 
 
-async def counts(svc: GameService, game_id: int) -> dict[str, int]:
+async def counts(svc: Service, game_id: int) -> dict[str, int]:
     out = {}
     async with svc.db.read() as conn:
         for key, sql in {
-            "rounds_logged": "SELECT COUNT(*) FROM round_log WHERE game_id = ?",
+            "rounds_logged": "SELECT COUNT(*) FROM events WHERE game_id = ? AND kind = 'board'",
             "boards": "SELECT COUNT(*) FROM outbox WHERE game_id = ? AND payload_json LIKE '%board after the round%'",
-            "round": "SELECT round FROM games WHERE id = ?",
-            "round2_subs": "SELECT COUNT(*) FROM submissions WHERE game_id = ? AND round = 2",
+            "subs_now": "SELECT COUNT(*) FROM submissions WHERE game_id = ? AND step = (SELECT step FROM games"
+            " WHERE id = submissions.game_id)",
         }.items():
             out[key] = (await (await conn.execute(sql, (game_id,))).fetchone())[0]
+    game = await svc.game(game_id)
+    out["round"] = GAME.decode_state(game.state).game.round
     return out
+
+
+async def open_clock(svc: Service, game_id: int) -> tuple[int, str]:
+    game = await svc.game(game_id)
+    found = await svc.db.fetchone("SELECT clock FROM clocks WHERE game_id = ? ORDER BY position DESC", (game_id,))
+    return game.step, found["clock"]
 
 
 async def settle() -> None:
@@ -94,7 +66,7 @@ async def settle() -> None:
 async def test_submission_queued_behind_a_forced_resolution_is_refused_not_moved(tmp_path: Path) -> None:
     svc, gid = await round_one(tmp_path)
     first, second = await legal_pair(svc, gid, "eve")
-    lock = svc.lock(gid)
+    lock = svc.host.locks(gid)
     await lock.acquire()  # the admin's resolution and Eve's submission both queue behind this
     resolving = asyncio.create_task(svc.admin_resolve(now(HOST)))
     await settle()
@@ -105,28 +77,26 @@ async def test_submission_queued_behind_a_forced_resolution_is_refused_not_moved
     with pytest.raises(UserError, match=r"(?s)Round 1 was resolved just before.*not recorded.*Round 2 is open"):
         await submitting
     c = await counts(svc, gid)
-    assert c == {"rounds_logged": 1, "boards": 1, "round": 2, "round2_subs": 0}, c
+    assert c == {"rounds_logged": 1, "boards": 1, "round": 2, "subs_now": 0}, c
     await svc.db.close()
 
 
 async def test_submission_that_wins_the_race_is_in_the_resolution(tmp_path: Path) -> None:
     svc, gid = await round_one(tmp_path)
     first, second = await legal_pair(svc, gid, "eve")
-    lock = svc.lock(gid)
+    lock = svc.host.locks(gid)
     await lock.acquire()
     submitting = asyncio.create_task(svc.submit_actions(now("eve"), first, second))
     await settle()
     resolving = asyncio.create_task(svc.admin_resolve(now(HOST)))
     await settle()
     lock.release()
-    seated, _sub = await submitting
+    played = await submitting
     await resolving
-    assert seated.game.round == 1  # the answer says which round it was recorded for
+    assert played.turn.state.game.round == 1  # the answer says which round it was recorded for
     async with svc.db.read() as conn:
-        row = await (
-            await conn.execute("SELECT actions_json FROM submissions WHERE game_id = ? AND round = 1", (gid,))
-        ).fetchone()
-    assert row is not None and row[0]
+        row = await (await conn.execute("SELECT actions_json FROM moves WHERE game_id = ? AND seq = 2", (gid,))).fetchone()
+    assert row is not None and '"by": "p5"' in row[0].replace('"by":"p5"', '"by": "p5"'), "Eve's move is in round 1"
     assert (await counts(svc, gid))["rounds_logged"] == 1
     await svc.db.close()
 
@@ -141,11 +111,11 @@ async def test_command_read_after_the_resolution_but_issued_before_is_refused(tm
         await svc.submit_actions(typed, first, second)
     with pytest.raises(UserError, match="not recorded"):
         await svc.buy_friendship(typed, "banker", "policeman", 0)
-    assert (await counts(svc, gid))["round2_subs"] == 0
+    assert (await counts(svc, gid))["subs_now"] == 0
     # issued now, it is recorded for round 2 and says so
     first, second = await legal_pair(svc, gid, "eve")
-    seated, _ = await svc.submit_actions(now("eve"), first, second)
-    assert seated.game.round == 2
+    played = await svc.submit_actions(now("eve"), first, second)
+    assert played.turn.state.game.round == 2
     await svc.db.close()
 
 
@@ -170,23 +140,22 @@ async def test_two_admins_forcing_at_once_resolve_once(tmp_path: Path) -> None:
 
 async def test_deadline_firing_during_a_forced_resolution_is_a_no_op(tmp_path: Path) -> None:
     svc, gid = await round_one(tmp_path)
-    async with svc.db.read() as conn:
-        seq = (await (await conn.execute("SELECT phase_seq FROM games WHERE id = ?", (gid,))).fetchone())[0]
-    lock = svc.lock(gid)
+    seq, clock = await open_clock(svc, gid)
+    lock = svc.host.locks(gid)
     await lock.acquire()
     forced = asyncio.create_task(svc.admin_resolve(now(HOST)))
     await settle()
-    deadline = asyncio.create_task(svc.on_timer(gid, "deadline", seq))
+    deadline = asyncio.create_task(svc.on_timer(gid, "deadline", seq, clock))
     await settle()
     lock.release()
     await asyncio.gather(forced, deadline)
     c = await counts(svc, gid)
     assert c["rounds_logged"] == 1 and c["boards"] == 1 and c["round"] == 2, c
     # and in the other order: the deadline first, the admin's (issued before) refused
-    async with svc.db.read() as conn:
-        seq = (await (await conn.execute("SELECT phase_seq FROM games WHERE id = ?", (gid,))).fetchone())[0]
+    seq, clock = await open_clock(svc, gid)
     typed = now(HOST)
-    await svc.on_timer(gid, "deadline", seq)
+    await svc.host.hosting.deadline(now(HOST), "crimecity", 0)  # the clock runs out now
+    await svc.on_timer(gid, "deadline", seq, clock)
     with pytest.raises(UserError, match="just resolved"):
         await svc.admin_resolve(typed)
     c = await counts(svc, gid)

@@ -14,7 +14,7 @@ import pytest
 
 from bot.storage.db import Database
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 async def test_concurrent_transactions_share_commits_and_fail_alone(tmp_path: Path) -> None:
