@@ -4,7 +4,7 @@ See README.md in this package for the test API.
 """
 
 from . import perms
-from .interactions import InteractionError
+from .interactions import InteractionError, PendingInteraction
 from .rest import RequestRecord
 from .server import FakeDiscord, FakeTimeout
 from .state import (
