@@ -365,8 +365,6 @@ def check_component_use(component: JSON, values: Iterable[Any] | None) -> list[A
 
 def component_data(component: JSON, values: Iterable[Any] | None, resolver: Resolver) -> JSON:
     data: JSON = {"custom_id": component["custom_id"], "component_type": component["type"]}
-    if component.get("id") is not None:
-        data["id"] = component["id"]
     if component["type"] != 2:
         vals = list(values or [])
         if component["type"] in SNOWFLAKE_SELECTS:
