@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import mimetypes
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -184,12 +185,15 @@ class MessageFactory:
                 continue
             filename = meta.get("filename") or upload.filename
             extra = {"description": meta["description"]} if meta.get("description") else {}
-            payload = self.upload(filename, upload.data, upload.content_type, **extra)
+            ctype = upload.content_type
+            if ctype == "application/octet-stream":  # Discord infers the type (discord.py sends octet-stream)
+                ctype = mimetypes.guess_type(filename)[0] or ctype
+            payload = self.upload(filename, upload.data, ctype, **extra)
             kept.append((payload, Attachment(filename, upload.data)))
             if msg.author.id == self.world.bot.id:
                 self.world.uploads.append(
                     UploadRecord(
-                        msg.id, msg.channel_id, filename, meta.get("description"), upload.content_type,
+                        msg.id, msg.channel_id, filename, meta.get("description"), ctype,
                         len(upload.data), upload.data,
                     )  # fmt: skip
                 )
