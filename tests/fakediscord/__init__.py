@@ -5,11 +5,11 @@ See README.md in this package for the test API.
 
 from . import perms
 from .interactions import InteractionError, PendingInteraction
-from .state import ComponentNotFound
 from .rest import RequestRecord
 from .server import FakeDiscord, FakeTimeout
 from .state import (
     Attachment,
+    ComponentNotFound,
     FakeChannel,
     FakeGuild,
     FakeMember,

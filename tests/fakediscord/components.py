@@ -116,15 +116,17 @@ class _Checker:
             )
         if self.text_chars > MAX_TEXT_DISPLAY_TOTAL:
             self.errors.add(
-                path, "COMPONENT_MAX_TOTAL_TEXT_LENGTH_EXCEEDED",
+                path,
+                "COMPONENT_MAX_TOTAL_TEXT_LENGTH_EXCEEDED",
                 f"Text displays must be {MAX_TEXT_DISPLAY_TOTAL} or fewer characters in total.",
-            )  # fmt: skip
+            )
         for custom_id, paths in self.custom_ids.items():
             for dup in paths[1:]:
                 self.errors.add(
-                    [*dup, "custom_id"], "COMPONENT_CUSTOM_ID_DUPLICATED",
+                    [*dup, "custom_id"],
+                    "COMPONENT_CUSTOM_ID_DUPLICATED",
                     f"Component custom id {custom_id!r} cannot be duplicated",
-                )  # fmt: skip
+                )
         for cid, paths in self.ids.items():
             for dup in paths[1:]:
                 self.errors.add([*dup, "id"], "COMPONENT_ID_DUPLICATED", f"Component id {cid} cannot be duplicated")
@@ -167,9 +169,10 @@ class _Checker:
                 width += MAX_ROW_WIDTH if child.get("type") in SELECTS | {TEXT_INPUT} else 1
         if width > MAX_ROW_WIDTH:
             self.errors.add(
-                [*path, "components"], "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                [*path, "components"],
+                "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
                 "The specified component exceeds the maximum width",
-            )  # fmt: skip
+            )
 
     def _type_9(self, comp: JSON, path: list[Any]) -> None:  # section
         texts = comp.get("components") or []
@@ -219,7 +222,11 @@ class _Checker:
             if not comp.get("url"):
                 self.errors.add([*path, "url"], "BASE_TYPE_REQUIRED", "This field is required")
             if comp.get("custom_id"):
-                self.errors.add([*path, "custom_id"], "BUTTON_COMPONENT_CUSTOM_ID_NOT_ALLOWED", "A link button cannot have a custom_id")  # fmt: skip
+                self.errors.add(
+                    [*path, "custom_id"],
+                    "BUTTON_COMPONENT_CUSTOM_ID_NOT_ALLOWED",
+                    "A link button cannot have a custom_id",
+                )
         elif style == PREMIUM_STYLE:
             if not comp.get("sku_id"):
                 self.errors.add([*path, "sku_id"], "BASE_TYPE_REQUIRED", "This field is required")
@@ -229,7 +236,9 @@ class _Checker:
             if comp.get("url"):
                 self.errors.add([*path, "url"], "BUTTON_COMPONENT_URL_NOT_ALLOWED", "Only link buttons can have a url")
         if style != PREMIUM_STYLE and not label and not comp.get("emoji"):
-            self.errors.add([*path, "label"], "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A label or an emoji is required")  # fmt: skip
+            self.errors.add(
+                [*path, "label"], "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A label or an emoji is required"
+            )
 
     def _select(self, comp: JSON, path: list[Any]) -> None:
         _too_long(self.errors, [*path, "placeholder"], comp.get("placeholder"), MAX_PLACEHOLDER)
@@ -239,12 +248,16 @@ class _Checker:
         if not (isinstance(hi, int) and 1 <= hi <= MAX_OPTIONS):
             self.errors.add([*path, "max_values"], "NUMBER_TYPE_MAX", f"int value should be <= {MAX_OPTIONS} and >= 1.")
         elif isinstance(lo, int) and lo > hi:
-            self.errors.add([*path, "min_values"], "SELECT_COMPONENT_MIN_VALUES_TOO_LARGE", "min_values must be <= max_values")  # fmt: skip
+            self.errors.add(
+                [*path, "min_values"], "SELECT_COMPONENT_MIN_VALUES_TOO_LARGE", "min_values must be <= max_values"
+            )
         if comp.get("type") != STRING_SELECT:
             return
         options = comp.get("options") or []
         if not 1 <= len(options) <= MAX_OPTIONS:
-            self.errors.add([*path, "options"], "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {MAX_OPTIONS} in length.")
+            self.errors.add(
+                [*path, "options"], "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {MAX_OPTIONS} in length."
+            )
         seen: set[str] = set()
         for i, opt in enumerate(options):
             where = [*path, "options", i]
@@ -255,10 +268,18 @@ class _Checker:
                 _too_long(self.errors, [*where, key], opt.get(key), MAX_OPTION_TEXT)
             value = opt.get("value")
             if value in seen:
-                self.errors.add([*where, "value"], "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED", "The specified option value is already used")  # fmt: skip
+                self.errors.add(
+                    [*where, "value"],
+                    "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                    "The specified option value is already used",
+                )
             seen.add(value)
         if isinstance(hi, int) and options and hi > len(options):
-            self.errors.add([*path, "max_values"], "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE", f"max_values must be <= the number of options ({len(options)})")  # fmt: skip
+            self.errors.add(
+                [*path, "max_values"],
+                "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE",
+                f"max_values must be <= the number of options ({len(options)})",
+            )
 
     _type_3 = _type_5 = _type_6 = _type_7 = _type_8 = _select
 
@@ -283,11 +304,19 @@ class _Checker:
             return
         if url.startswith("attachment://"):
             if url.removeprefix("attachment://") not in self.attachments:
-                self.errors.add([*path, "url"], "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND", f"Attachment {url} was not uploaded with this message")  # fmt: skip
+                self.errors.add(
+                    [*path, "url"],
+                    "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+                    f"Attachment {url} was not uploaded with this message",
+                )
         elif attachment_only:
-            self.errors.add([*path, "url"], "UNFURLED_MEDIA_ITEM_ATTACHMENT_ONLY", "Only attachment:// URLs are allowed here")  # fmt: skip
+            self.errors.add(
+                [*path, "url"], "UNFURLED_MEDIA_ITEM_ATTACHMENT_ONLY", "Only attachment:// URLs are allowed here"
+            )
         elif not url.startswith(("http://", "https://")):
-            self.errors.add([*path, "url"], "URL_TYPE_INVALID_SCHEME", "Scheme must be one of ('http', 'https', 'attachment').")  # fmt: skip
+            self.errors.add(
+                [*path, "url"], "URL_TYPE_INVALID_SCHEME", "Scheme must be one of ('http', 'https', 'attachment')."
+            )
 
     def _type_11(self, comp: JSON, path: list[Any]) -> None:  # thumbnail
         self._media(comp.get("media"), [*path, "media"])
@@ -296,7 +325,9 @@ class _Checker:
     def _type_12(self, comp: JSON, path: list[Any]) -> None:  # media gallery
         items = comp.get("items") or []
         if not 1 <= len(items) <= MAX_GALLERY_ITEMS:
-            self.errors.add([*path, "items"], "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {MAX_GALLERY_ITEMS} in length.")  # fmt: skip
+            self.errors.add(
+                [*path, "items"], "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {MAX_GALLERY_ITEMS} in length."
+            )
         for i, item in enumerate(items):
             self._media(item.get("media"), [*path, "items", i, "media"])
             _too_long(self.errors, [*path, "items", i, "description"], item.get("description"), 1024)
@@ -328,22 +359,36 @@ def check_message(
     v2 = bool(flags & COMPONENTS_V2_FLAG)
     errors = FormErrors()
     if v2:
-        for key, name in (("content", "content"), ("embeds", "embeds"), ("sticker_ids", "sticker_ids"), ("poll", "poll")):  # fmt: skip
+        for key, name in (
+            ("content", "content"),
+            ("embeds", "embeds"),
+            ("sticker_ids", "sticker_ids"),
+            ("poll", "poll"),
+        ):
             if _has(body, key):
                 errors.add(
-                    [key], "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                    [key],
+                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
                     f"The '{name}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
-                )  # fmt: skip
+                )
         if creating and not _has(body, "components"):
             return {"code": 50006, "message": "Cannot send an empty message"}
     if "components" in body and body["components"] is not None:
         _Checker(errors, v2=v2, attachments=attachments).run(body["components"], ["components"])
     if errors:
         return errors.body()
-    if creating and not v2 and not (
-        _has(body, "content") or _has(body, "embeds") or has_uploads or _has(body, "components")
-        or _has(body, "sticker_ids") or _has(body, "poll")
-    ):  # fmt: skip
+    if (
+        creating
+        and not v2
+        and not (
+            _has(body, "content")
+            or _has(body, "embeds")
+            or has_uploads
+            or _has(body, "components")
+            or _has(body, "sticker_ids")
+            or _has(body, "poll")
+        )
+    ):
         return {"code": 50006, "message": "Cannot send an empty message"}
     return None
 
@@ -361,7 +406,9 @@ def check_modal(data: JSON) -> JSON | None:
     _too_long(errors, ["data", "custom_id"], custom_id, MAX_CUSTOM_ID)
     components = data.get("components") or []
     if not components:
-        errors.add(["data", "components"], "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {MAX_MODAL_COMPONENTS} in length.")  # fmt: skip
+        errors.add(
+            ["data", "components"], "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {MAX_MODAL_COMPONENTS} in length."
+        )
     _Checker(errors, v2=False, modal=True).run(components, ["data", "components"])
     return errors.body() if errors else None
 

@@ -62,7 +62,11 @@ def too_many(
     headers["X-RateLimit-Scope"] = "global" if is_global else scope
     if is_global:
         headers["X-RateLimit-Global"] = "true"
-    body: dict[str, Any] = {"message": "You are being rate limited.", "retry_after": round(retry_after, 3), "global": is_global}  # fmt: skip
+    body: dict[str, Any] = {
+        "message": "You are being rate limited.",
+        "retry_after": round(retry_after, 3),
+        "global": is_global,
+    }
     return json_response(429, body, headers)
 
 
@@ -194,7 +198,9 @@ class RateLimits:
         self.limits.append(BucketLimit(re.compile(route), limit, per))
 
     def block(self, path_pattern: str, seconds: float, *, method: str | None = None, scope: str = "user") -> None:
-        self.blocks.append(Block(re.compile(path_pattern), method.upper() if method else None, time.monotonic() + seconds, scope))  # fmt: skip
+        self.blocks.append(
+            Block(re.compile(path_pattern), method.upper() if method else None, time.monotonic() + seconds, scope)
+        )
 
     def block_global(self, seconds: float) -> None:
         self.global_until = time.monotonic() + seconds

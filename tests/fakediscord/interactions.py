@@ -42,7 +42,12 @@ Actor = FakeMember | FakeUser
 JSON = dict[str, Any]
 
 
-KIND_NAMES = {APPLICATION_COMMAND: "command", MESSAGE_COMPONENT: "component", AUTOCOMPLETE: "autocomplete", MODAL_SUBMIT: "modal"}  # fmt: skip
+KIND_NAMES = {
+    APPLICATION_COMMAND: "command",
+    MESSAGE_COMPONENT: "component",
+    AUTOCOMPLETE: "autocomplete",
+    MODAL_SUBMIT: "modal",
+}
 RESPONSE_DEADLINE = 3.0  # seconds Discord waits for the initial callback
 TOKEN_LIFETIME = 15 * 60.0  # seconds the interaction token works for followups and edits
 # Callback types each interaction type may answer with.
@@ -247,7 +252,6 @@ class Resolver:
             return payload["id"]
         return str(value)
 
-
     def _actor_permissions(self, channel: FakeChannel) -> int:
         """The invoking member's permissions in a resolved channel, as Discord sends them."""
         guild = channel.guild
@@ -417,7 +421,13 @@ def modal_components(components: list[JSON], values: dict[str, Any], resolver: R
     for comp in components:
         kind = comp.get("type")
         if kind == comps.ACTION_ROW:
-            out.append({"type": 1, "id": comp.get("id"), "components": modal_components(comp.get("components", []), values, resolver)})  # fmt: skip
+            out.append(
+                {
+                    "type": 1,
+                    "id": comp.get("id"),
+                    "components": modal_components(comp.get("components", []), values, resolver),
+                }
+            )
         elif kind == comps.LABEL:
             inner = modal_components([comp["component"]], values, resolver)[0]
             out.append({"type": 18, "id": comp.get("id"), "component": inner})
@@ -516,11 +526,17 @@ class InteractionDesk:
         rtype, data = body.get("type"), body.get("data") or {}
         if rtype not in ALLOWED_CALLBACKS[p.kind] or (rtype in (DEFERRED_UPDATE, UPDATE_MESSAGE) and p.source is None):
             errors = comps.FormErrors()
-            errors.add(["type"], "INTERACTION_CALLBACK_TYPE_INVALID", f"Callback type {rtype} cannot answer this interaction")  # fmt: skip
+            errors.add(
+                ["type"], "INTERACTION_CALLBACK_TYPE_INVALID", f"Callback type {rtype} cannot answer this interaction"
+            )
             return self._refuse(p, 400, errors.body())
         if rtype == CHANNEL_MESSAGE and (invalid := self.factory.check(data, uploads)):
             return self._refuse(p, 400, invalid)
-        if rtype == UPDATE_MESSAGE and p.source is not None and (invalid := self.factory.check(data, uploads, p.source)):  # fmt: skip
+        if (
+            rtype == UPDATE_MESSAGE
+            and p.source is not None
+            and (invalid := self.factory.check(data, uploads, p.source))
+        ):
             return self._refuse(p, 400, invalid)
         if rtype == MODAL and (invalid := comps.check_modal(data)):
             return self._refuse(p, 400, invalid)

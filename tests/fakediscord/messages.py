@@ -138,7 +138,9 @@ class MessageFactory:
         names |= {m["filename"] for m in body.get("attachments") or [] if isinstance(m, dict) and m.get("filename")}
         if msg is not None:
             names |= {a.filename for a in msg.attachments}
-        return comps.check_message(body, flags=flags, attachments=names, creating=msg is None, has_uploads=bool(uploads))
+        return comps.check_message(
+            body, flags=flags, attachments=names, creating=msg is None, has_uploads=bool(uploads)
+        )
 
     def apply(self, msg: SeenMessage, body: dict[str, Any], uploads: list[Upload], *, creating: bool) -> None:
         if "content" in body:
@@ -193,9 +195,14 @@ class MessageFactory:
             if msg.author.id == self.world.bot.id:
                 self.world.uploads.append(
                     UploadRecord(
-                        msg.id, msg.channel_id, filename, meta.get("description"), ctype,
-                        len(upload.data), upload.data,
-                    )  # fmt: skip
+                        msg.id,
+                        msg.channel_id,
+                        filename,
+                        meta.get("description"),
+                        ctype,
+                        len(upload.data),
+                        upload.data,
+                    )
                 )
         msg.attachment_payloads = [p for p, _ in kept]
         msg.attachments = [a for _, a in kept]

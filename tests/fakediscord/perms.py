@@ -39,6 +39,7 @@ def names(bits: int) -> list[str]:
     table = {v: k for k, v in globals().items() if k.isupper() and isinstance(v, int) and v and v & (v - 1) == 0}
     return [table[1 << i] for i in range(bits.bit_length()) if bits >> i & 1 and (1 << i) in table]
 
+
 EVERYONE_DEFAULT = (
     CREATE_INSTANT_INVITE
     | ADD_REACTIONS

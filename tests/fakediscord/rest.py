@@ -147,7 +147,9 @@ class RestApi:
         if fault is not None and not fault.after:
             return self._fail(request, record, fault, bucket)
         if fault is None:
-            limited = self.ratelimits.check(method, path, bucket, major, exempt_global=path.startswith("/interactions/"))
+            limited = self.ratelimits.check(
+                method, path, bucket, major, exempt_global=path.startswith("/interactions/")
+            )
             if limited is not None:
                 record.status = 429
                 return limited
@@ -197,6 +199,8 @@ class RestApi:
     def _bot_perms(self, chan: FakeChannel) -> int:
         if chan.is_dm or chan.guild is None:
             return perms.DM_DEFAULT
+        if not chan.guild.bot_present:
+            return 0
         return chan.guild.permissions_for(chan.guild.bot_member, chan)
 
     def _denied(self, chan: FakeChannel, *needed: int) -> Result | None:
@@ -204,6 +208,8 @@ class RestApi:
         a missing permission among `needed` → 403 50013 Missing Permissions."""
         if chan.is_dm:
             return None
+        if chan.guild is not None and not chan.guild.bot_present:  # the bot was removed from the guild
+            return err(403, MISSING_ACCESS, "Missing Access")
         allowed = self._bot_perms(chan)
         if not allowed & perms.VIEW_CHANNEL:
             return err(403, MISSING_ACCESS, "Missing Access")
@@ -451,7 +457,9 @@ class RestApi:
             return err(404, UNKNOWN_MEMBER, "Unknown Member")
         guild, member = found
         body = c.body or {}
-        needed = ([perms.MANAGE_NICKNAMES] if "nick" in body else []) + ([perms.MANAGE_ROLES] if "roles" in body else [])
+        needed = ([perms.MANAGE_NICKNAMES] if "nick" in body else []) + (
+            [perms.MANAGE_ROLES] if "roles" in body else []
+        )
         if member.id != self.world.bot.id and (denied := self._guild_denied(guild, *needed)):
             return denied
         if "nick" in body:
@@ -633,7 +641,12 @@ class RestApi:
     def _strip_embeds(self, chan: FakeChannel, body: JSON) -> tuple[JSON, bool]:
         """Without Embed Links Discord accepts the message and silently drops its embeds (an embed-only
         message then fails as empty, 50006)."""
-        if chan.is_dm or self._bot_perms(chan) & perms.EMBED_LINKS or not (body.get("embeds") or body.get("embed")):
+        if (
+            chan.is_dm
+            or (chan.guild is not None and not chan.guild.bot_present)
+            or self._bot_perms(chan) & perms.EMBED_LINKS
+            or not (body.get("embeds") or body.get("embed"))
+        ):
             return body, False
         return {k: v for k, v in body.items() if k not in ("embeds", "embed")} | {"embeds": []}, True
 

@@ -17,7 +17,7 @@ import yarl
 from aiohttp import web
 
 from . import payloads, perms
-from .faults import Faults
+from .faults import Faults, RateLimitHit
 from .gateway import Gateway
 from .interactions import (
     APPLICATION_COMMAND,
@@ -40,7 +40,6 @@ from .interactions import (
     modal_components,
     user_of,
 )
-from .faults import RateLimitHit
 from .messages import MessageFactory
 from .rest import RequestRecord, RestApi
 from .state import (
@@ -283,6 +282,8 @@ class FakeDiscord:
         """Discord only sends interactions from members who can see the channel (or the DM's recipient)."""
         if channel.deleted:
             raise InteractionError(f"channel {channel.name} was deleted")
+        if channel.guild is not None and not channel.guild.bot_present:
+            raise InteractionError(f"the bot was removed from {channel.guild.name}")
         user = user_of(actor)
         if channel.is_dm:
             if channel.recipient is not None and channel.recipient.id != user.id:
@@ -391,7 +392,9 @@ class FakeDiscord:
         if modal is None:
             raise InteractionError("the bot did not open a modal")
         if user_of(actor).id != modal.user.id:
-            raise InteractionError(f"the modal {modal.custom_id!r} was shown to {modal.user.name}, not {user_of(actor).name}")  # fmt: skip
+            raise InteractionError(
+                f"the modal {modal.custom_id!r} was shown to {modal.user.name}, not {user_of(actor).name}"
+            )
         values = dict(values or {})
         unknown = set(values) - set(modal.input_ids())
         if unknown:
@@ -609,6 +612,10 @@ class FakeDiscord:
     def delete_channel(self, channel: FakeChannel) -> None:
         assert channel.guild is not None, "DM channels cannot be deleted"
         channel.guild.delete_channel(channel)
+
+    def remove_bot(self, guild: FakeGuild) -> None:
+        """The bot is kicked from `guild` (GUILD_DELETE; its channels answer 403 50001 Missing Access)."""
+        guild.remove_bot()
 
     async def drop_gateway(self, resume: bool = True, timeout: float = 5.0, *, shard: int | None = None) -> None:
         """Kill the gateway sessions (all, or one shard's) and wait until the bot is back: resume=True closes

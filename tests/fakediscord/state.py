@@ -332,6 +332,11 @@ class FakeGuild:
         self.channels: list[FakeChannel] = []
         self.members: dict[int, FakeMember] = {}
         self.bans: dict[int, str | None] = {}  # user id -> reason
+        self.bot_present = True  # False once the bot was kicked from the guild (remove_bot)
+
+    def _emit(self, event: str, data: dict[str, Any]) -> None:
+        if self.bot_present:  # a guild the bot was removed from sends it nothing
+            self._world.emit(event, data)
 
     def __repr__(self) -> str:
         return f"<FakeGuild {self.name!r} id={self.id}>"
@@ -343,7 +348,7 @@ class FakeGuild:
     def add_role(self, name: str, permissions: int = 0, **attrs: Any) -> FakeRole:
         role = FakeRole(self._world.ids.next(), name, permissions, position=len(self.roles), **attrs)
         self.roles.append(role)
-        self._world.emit("GUILD_ROLE_CREATE", {"guild_id": str(self.id), "role": render.role(role)})
+        self._emit("GUILD_ROLE_CREATE", {"guild_id": str(self.id), "role": render.role(role)})
         return role
 
     def add_text_channel(
@@ -388,7 +393,7 @@ class FakeGuild:
                 chan.set_overwrite(member.id, 1, allow=perms.VIEW_CHANNEL | perms.SEND_MESSAGES)
         self.channels.append(chan)
         self._world.channels[chan.id] = chan
-        self._world.emit("CHANNEL_CREATE", render.channel(chan))
+        self._emit("CHANNEL_CREATE", render.channel(chan))
         return chan
 
     def add_member(
@@ -416,13 +421,13 @@ class FakeGuild:
         self.members[fake_user.id] = member
         if fake_user.id != self._world.bot.id:
             payload = render.member(member) | {"guild_id": str(self.id)}
-            self._world.emit("GUILD_MEMBER_ADD", payload)
+            self._emit("GUILD_MEMBER_ADD", payload)
         return member
 
     def remove_member(self, member: FakeMember) -> None:
         """The member leaves (or is kicked): GUILD_MEMBER_REMOVE; REST now answers 404 10007 Unknown Member."""
         if self.members.pop(member.id, None) is not None:
-            self._world.emit("GUILD_MEMBER_REMOVE", {"guild_id": str(self.id), "user": render.user(member.user)})
+            self._emit("GUILD_MEMBER_REMOVE", {"guild_id": str(self.id), "user": render.user(member.user)})
 
     def kick(self, member: FakeMember) -> None:
         """Kicked by a moderator: the same events as leaving (GUILD_MEMBER_REMOVE); they may join again."""
@@ -435,12 +440,23 @@ class FakeGuild:
         found = self.members.get(user.id)
         if found is not None:
             self.remove_member(found)
-        self._world.emit("GUILD_BAN_ADD", {"guild_id": str(self.id), "user": render.user(user)})
+        self._emit("GUILD_BAN_ADD", {"guild_id": str(self.id), "user": render.user(user)})
 
     def unban(self, user: FakeMember | FakeUser) -> None:
         fake_user = user.user if isinstance(user, FakeMember) else user
         if self.bans.pop(fake_user.id, 0) != 0:
-            self._world.emit("GUILD_BAN_REMOVE", {"guild_id": str(self.id), "user": render.user(fake_user)})
+            self._emit("GUILD_BAN_REMOVE", {"guild_id": str(self.id), "user": render.user(fake_user)})
+
+    def remove_bot(self) -> None:
+        """The bot is kicked from the guild: GUILD_DELETE (no `unavailable`, so discord.py fires
+        on_guild_remove); guild routes answer 404 10004, its channels 403 50001 Missing Access."""
+        if not self.bot_present:
+            return
+        self._world.emit("GUILD_DELETE", {"id": str(self.id)})
+        self.bot_present = False
+        self.members.pop(self._world.bot.id, None)
+        self._world.removed_guilds.append(self)
+        self._world.guilds.remove(self)
 
     def is_member(self, user: FakeMember | FakeUser) -> bool:
         return self.members.get(user.id) is not None
@@ -452,7 +468,7 @@ class FakeGuild:
         channel.deleted = True
         self._world.channels.pop(channel.id, None)
         self._world.deleted_channels[channel.id] = channel
-        self._world.emit("CHANNEL_DELETE", render.channel(channel))
+        self._emit("CHANNEL_DELETE", render.channel(channel))
 
     def set_permissions(
         self, channel: FakeChannel, target: FakeMember | FakeRole | FakeUser, *, allow: int = 0, deny: int = 0
@@ -461,16 +477,16 @@ class FakeGuild:
         @everyone, `bot_member` for the bot); CHANNEL_UPDATE tells the bot."""
         target_type = 0 if isinstance(target, FakeRole) else 1
         channel.set_overwrite(target.id, target_type, allow, deny)
-        self._world.emit("CHANNEL_UPDATE", render.channel(channel))
+        self._emit("CHANNEL_UPDATE", render.channel(channel))
 
     def clear_permissions(self, channel: FakeChannel, target: FakeMember | FakeRole | FakeUser) -> None:
         channel.overwrites = [o for o in channel.overwrites if int(o["id"]) != target.id]
-        self._world.emit("CHANNEL_UPDATE", render.channel(channel))
+        self._emit("CHANNEL_UPDATE", render.channel(channel))
 
     def set_role_permissions(self, role: FakeRole, permissions: int) -> None:
         """Change a role's guild-wide permissions; GUILD_ROLE_UPDATE tells the bot."""
         role.permissions = permissions
-        self._world.emit("GUILD_ROLE_UPDATE", {"guild_id": str(self.id), "role": render.role(role)})
+        self._emit("GUILD_ROLE_UPDATE", {"guild_id": str(self.id), "role": render.role(role)})
 
     @property
     def bot_role(self) -> FakeRole:
@@ -483,7 +499,7 @@ class FakeGuild:
 
     def give_role(self, member: FakeMember, role: FakeRole) -> None:
         member.roles.append(role)
-        self._world.emit("GUILD_MEMBER_UPDATE", render.member(member) | {"guild_id": str(self.id)})
+        self._emit("GUILD_MEMBER_UPDATE", render.member(member) | {"guild_id": str(self.id)})
 
     def _perm_role(self, name: str, permission: int) -> FakeRole:
         for role in self.roles:
@@ -543,6 +559,7 @@ class World:
         # app commands by scope: None = global, else guild id
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.deleted_channels: dict[int, FakeChannel] = {}
+        self.removed_guilds: list[FakeGuild] = []  # guilds the bot was kicked from
         # users the bot may DM although they share no guild with it (they opened a DM with it)
         self.dm_contacts: set[int] = set()
         self.sent_components: list[SentComponents] = []  # every component tree the bot sent (messages, edits, modals)

@@ -48,6 +48,9 @@ class Bot(discord.Client):
     async def on_member_ban(self, guild: discord.Guild, user: discord.User) -> None:
         self.events.append(("member_ban", user.id))
 
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        self.events.append(("guild_remove", guild.id))
+
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         self.events.append(("channel_delete", channel.id))
 

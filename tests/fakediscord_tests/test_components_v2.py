@@ -117,11 +117,17 @@ async def test_v2_rules_discord_enforces(world: World) -> None:
     cases = {
         "embeds": ([text], {"embeds": [{"title": "x"}]}),
         "components": ([{"type": 17, "components": [text] * 40}], {}),  # 41 in total
-        "components.1.components.0.custom_id": ([{"type": 1, "components": [button("a")]}, {"type": 1, "components": [button("a")]}], {}),  # noqa: E501
+        "components.1.components.0.custom_id": (
+            [{"type": 1, "components": [button("a")]}, {"type": 1, "components": [button("a")]}],
+            {},
+        ),
         "components.0.components.0.custom_id": ([{"type": 1, "components": [button("x" * 101)]}], {}),
         "components.0.components.0.label": ([{"type": 1, "components": [button("b", "y" * 81)]}], {}),
         "components.0.components.0.options": ([select([{"label": str(i), "value": str(i)} for i in range(26)])], {}),
-        "components.0.components.0.options.1.value": ([select([{"label": "a", "value": "v"}, {"label": "b", "value": "v"}])], {}),  # noqa: E501
+        "components.0.components.0.options.1.value": (
+            [select([{"label": "a", "value": "v"}, {"label": "b", "value": "v"}])],
+            {},
+        ),
         "components.0.components.0.options.0.label": ([select([{"label": "L" * 101, "value": "v"}])], {}),
         "components.0.components.0.options.0.value": ([select([{"label": "a", "value": "V" * 101}])], {}),
         "components.0.file.url": ([{"type": 13, "file": {"url": "attachment://missing.txt"}}], {}),

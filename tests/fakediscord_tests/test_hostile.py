@@ -34,7 +34,7 @@ def file() -> discord.File:
 
 async def test_permissions_the_bot_lacks_are_refused_as_discord_does(world: World) -> None:
     fd = world.fd
-    bot = await world.start()
+    await world.start()
     chan = world.channel()
     bot_member = world.guild.bot_member
 
@@ -78,7 +78,9 @@ async def test_app_permissions_and_member_permissions_in_interactions(world: Wor
     @bot.tree.command(description="Check")
     async def check(interaction: discord.Interaction) -> None:
         app, mine = interaction.app_permissions, interaction.permissions
-        await interaction.response.send_message(f"files={app.attach_files} embeds={app.embed_links} mine={mine.send_messages}")  # noqa: E501
+        await interaction.response.send_message(
+            f"files={app.attach_files} embeds={app.embed_links} mine={mine.send_messages}"
+        )
 
     await world.start(bot)
     assert (await fd.slash(world.alice, world.chan, "check")).content == "files=True embeds=True mine=True"
@@ -264,4 +266,32 @@ async def test_server_errors_and_lost_answers(world: World) -> None:
         "retried",
     ]
     posts = [r for r in fd.requests if r.method == "POST" and r.route == "/channels/{channel_id}/messages"]
-    assert [(r.status, r.disconnected) for r in posts] == [(503, False), (503, False), (0, True), (500, False), (200, False)]  # noqa: E501
+    assert [(r.status, r.disconnected) for r in posts] == [
+        (503, False),
+        (503, False),
+        (0, True),
+        (500, False),
+        (200, False),
+    ]
+
+
+async def test_the_bot_kicked_from_a_guild(world: World) -> None:
+    fd = world.fd
+    bot = await world.start()
+    chan = world.channel()
+    await chan.send("Round 1", view=Nudge())
+    [post] = fd.channel_messages(world.chan)
+    fd.remove_bot(world.guild)
+    await fd.wait_for(lambda: ("guild_remove", world.guild.id) in bot.events)
+    assert bot.get_guild(world.guild.id) is None
+    with pytest.raises(discord.Forbidden) as no_access:
+        await chan.send("still here?")
+    assert no_access.value.code == 50001
+    with pytest.raises(discord.NotFound) as unknown:
+        await bot.fetch_guild(world.guild.id)
+    assert unknown.value.code == 10004
+    with pytest.raises(InteractionError, match="removed from Game Night"):
+        await fd.click(world.alice, post, "nudge:here")
+    world.guild.add_text_channel("after")  # the bot hears nothing from that guild any more
+    await fd.settle()
+    assert not [f for f in fd.gateway.backlog if f["t"] == "CHANNEL_CREATE" and f["d"]["name"] == "after"]

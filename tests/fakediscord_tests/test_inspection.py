@@ -135,7 +135,9 @@ async def test_the_component_log_covers_modals_and_interaction_edits(world: Worl
         @discord.ui.button(label="Open", custom_id="open")
         async def open(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
             modal = discord.ui.Modal(title="Secret bid", custom_id="secret-bid")
-            modal.add_item(discord.ui.Label(text="Bid", component=discord.ui.TextInput(custom_id="bid", placeholder="max 99")))  # noqa: E501
+            modal.add_item(
+                discord.ui.Label(text="Bid", component=discord.ui.TextInput(custom_id="bid", placeholder="max 99"))
+            )
             await interaction.response.send_modal(modal)
 
         @discord.ui.button(label="Swap", custom_id="swap")

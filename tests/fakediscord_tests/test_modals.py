@@ -49,14 +49,20 @@ class ChoicesModal(discord.ui.Modal, title="House rules"):
         text="Speed",
         component=discord.ui.RadioGroup(
             custom_id="speed",
-            options=[discord.RadioGroupOption(label="Fast", value="fast"), discord.RadioGroupOption(label="Slow", value="slow")],  # noqa: E501
+            options=[
+                discord.RadioGroupOption(label="Fast", value="fast"),
+                discord.RadioGroupOption(label="Slow", value="slow"),
+            ],
         ),
     )
     extras = discord.ui.Label(
         text="Extras",
         component=discord.ui.CheckboxGroup(
             custom_id="extras",
-            options=[discord.CheckboxGroupOption(label="Bots", value="bots"), discord.CheckboxGroupOption(label="Timer", value="timer")],  # noqa: E501
+            options=[
+                discord.CheckboxGroupOption(label="Bots", value="bots"),
+                discord.CheckboxGroupOption(label="Timer", value="timer"),
+            ],
             required=False,
         ),
     )
