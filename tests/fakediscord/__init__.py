@@ -4,11 +4,12 @@ See README.md in this package for the test API.
 """
 
 from . import perms
-from .interactions import InteractionError
+from .interactions import InteractionError, PendingInteraction
 from .rest import RequestRecord
 from .server import FakeDiscord, FakeTimeout
 from .state import (
     Attachment,
+    ComponentNotFound,
     FakeChannel,
     FakeGuild,
     FakeMember,
@@ -20,6 +21,7 @@ from .state import (
 
 __all__ = [
     "Attachment",
+    "ComponentNotFound",
     "FakeChannel",
     "FakeDiscord",
     "FakeGuild",
@@ -29,6 +31,7 @@ __all__ = [
     "FakeUser",
     "InteractionError",
     "ModalPrompt",
+    "PendingInteraction",
     "RequestRecord",
     "SeenMessage",
     "perms",

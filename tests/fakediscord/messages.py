@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import json
+import mimetypes
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
 
+from . import components as comps
 from . import payloads as render
-from .state import EPHEMERAL_FLAG, Attachment, FakeChannel, FakeUser, SeenMessage, World, iso_now
+from .state import (
+    EPHEMERAL_FLAG,
+    Attachment,
+    FakeChannel,
+    FakeUser,
+    SeenMessage,
+    SentComponents,
+    UploadRecord,
+    World,
+    iso_now,
+)
 
 
 @dataclass
@@ -116,6 +128,20 @@ class MessageFactory:
                 data["guild_id"] = str(msg.guild_id)
             self.world.emit("MESSAGE_DELETE", data)
 
+    def check(self, body: dict[str, Any] | None, uploads: list[Upload], msg: SeenMessage | None = None) -> Any:
+        """The 400 body Discord would answer for creating (msg None) or editing `msg` with `body`, or None."""
+        body = body or {}
+        flags = int(body.get("flags") or 0)
+        if msg is not None:  # the V2 flag cannot be removed once set
+            flags |= msg.flags & comps.COMPONENTS_V2_FLAG
+        names = {u.filename for u in uploads}
+        names |= {m["filename"] for m in body.get("attachments") or [] if isinstance(m, dict) and m.get("filename")}
+        if msg is not None:
+            names |= {a.filename for a in msg.attachments}
+        return comps.check_message(
+            body, flags=flags, attachments=names, creating=msg is None, has_uploads=bool(uploads)
+        )
+
     def apply(self, msg: SeenMessage, body: dict[str, Any], uploads: list[Upload], *, creating: bool) -> None:
         if "content" in body:
             msg.content = body["content"] or ""
@@ -123,12 +149,13 @@ class MessageFactory:
             msg.embeds = list(body["embeds"] or [])
         elif body.get("embed"):
             msg.embeds = [body["embed"]]
-        if "components" in body:
-            msg.components = list(body["components"] or [])
         if body.get("flags") is not None:
             flags = int(body["flags"])
-            # ephemerality is fixed at creation
-            msg.flags = flags if creating else (flags & ~EPHEMERAL_FLAG) | (msg.flags & EPHEMERAL_FLAG)
+            if creating:
+                msg.flags = flags
+            else:  # ephemerality is fixed at creation, and the V2 flag cannot be removed
+                keep = msg.flags & (EPHEMERAL_FLAG | comps.COMPONENTS_V2_FLAG)
+                msg.flags = (flags & ~EPHEMERAL_FLAG) | keep
         if "allowed_mentions" in body:
             msg.allowed_mentions = body["allowed_mentions"]
         if creating:
@@ -136,6 +163,11 @@ class MessageFactory:
             msg.message_reference = body.get("message_reference")
         if "attachments" in body or uploads:
             self._apply_attachments(msg, body.get("attachments"), uploads)
+        if "components" in body:
+            by_name = {p["filename"]: p for p in msg.attachment_payloads}
+            msg.components = comps.normalize(list(body["components"] or []), by_name)
+            if msg.author.id == self.world.bot.id and msg.components:
+                self.world.sent_components.append(SentComponents("message", msg.id, msg.channel_id, msg.components))
 
     def _apply_attachments(self, msg: SeenMessage, listed: list[dict[str, Any]] | None, uploads: list[Upload]) -> None:
         """`attachments` lists existing ids to keep plus metadata for new uploads (id = upload index)."""
@@ -155,8 +187,23 @@ class MessageFactory:
                 continue
             filename = meta.get("filename") or upload.filename
             extra = {"description": meta["description"]} if meta.get("description") else {}
-            payload = self.upload(filename, upload.data, upload.content_type, **extra)
+            ctype = upload.content_type
+            if ctype == "application/octet-stream":  # Discord infers the type (discord.py sends octet-stream)
+                ctype = mimetypes.guess_type(filename)[0] or ctype
+            payload = self.upload(filename, upload.data, ctype, **extra)
             kept.append((payload, Attachment(filename, upload.data)))
+            if msg.author.id == self.world.bot.id:
+                self.world.uploads.append(
+                    UploadRecord(
+                        msg.id,
+                        msg.channel_id,
+                        filename,
+                        meta.get("description"),
+                        ctype,
+                        len(upload.data),
+                        upload.data,
+                    )
+                )
         msg.attachment_payloads = [p for p, _ in kept]
         msg.attachments = [a for _, a in kept]
 

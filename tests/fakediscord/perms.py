@@ -20,15 +20,25 @@ ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 MENTION_EVERYONE = 1 << 17
 USE_EXTERNAL_EMOJIS = 1 << 18
+SEND_TTS_MESSAGES = 1 << 12
 CHANGE_NICKNAME = 1 << 26
+MANAGE_NICKNAMES = 1 << 27
 MANAGE_ROLES = 1 << 28
 USE_APPLICATION_COMMANDS = 1 << 31
 MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
+PIN_MESSAGES = 1 << 51
 
 ALL = (1 << 53) - 1
+
+
+def names(bits: int) -> list[str]:
+    """The names of the bits set, e.g. names(VIEW_CHANNEL | SEND_MESSAGES) == ["VIEW_CHANNEL", "SEND_MESSAGES"]."""
+    table = {v: k for k, v in globals().items() if k.isupper() and isinstance(v, int) and v and v & (v - 1) == 0}
+    return [table[1 << i] for i in range(bits.bit_length()) if bits >> i & 1 and (1 << i) in table]
+
 
 EVERYONE_DEFAULT = (
     CREATE_INSTANT_INVITE

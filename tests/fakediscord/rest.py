@@ -14,7 +14,7 @@ from aiohttp import web
 
 from . import payloads as render
 from . import perms
-from .faults import Faults, json_response, rate_limit_headers
+from .faults import Faults, RateLimits, bucket_hash, json_response
 from .gateway import Gateway
 from .interactions import InteractionDesk
 from .messages import MessageFactory, Upload, read_body
@@ -37,6 +37,10 @@ class RequestRecord:
     files: list[str] = field(default_factory=list)
     status: int = 0
     route: str | None = None  # matched template, None for unknown routes
+    bucket: str = ""  # the X-RateLimit-Bucket answered (one per route)
+    major: str = ""  # the major parameter (channel id, guild id or webhook id+token) that keys the limit
+    at: float = field(default_factory=time.monotonic)
+    disconnected: bool = False  # the fake closed the connection instead of answering
 
 
 @dataclass
@@ -60,12 +64,24 @@ UNKNOWN_CHANNEL, UNKNOWN_GUILD, UNKNOWN_MEMBER, UNKNOWN_MESSAGE, UNKNOWN_USER, U
 )  # fmt: skip
 MISSING_ACCESS, CANNOT_DM, MISSING_PERMISSIONS, EMPTY_MESSAGE, NOT_AUTHOR = 50001, 50007, 50013, 50006, 50005
 INVALID_FORM_BODY = 50035
+UNKNOWN_BAN = 10026
 NONCE_MAX = 25  # characters
 NONCE_WINDOW = 300.0  # seconds an enforced nonce is remembered ("the past few minutes")
 
 
 def err(status: int, code: int, message: str) -> Result:
     return status, {"code": code, "message": message}
+
+
+def major_parameter(params: dict[str, str]) -> str:
+    """What Discord keys a bucket by besides the route: the channel, else the guild, else the webhook + token."""
+    if "channel_id" in params:
+        return params["channel_id"]
+    if "guild_id" in params:
+        return params["guild_id"]
+    if "token" in params:
+        return f"{params.get('app_id') or params.get('interaction_id')}+{params['token']}"
+    return ""
 
 
 class RestApi:
@@ -77,7 +93,9 @@ class RestApi:
         self.factory = factory
         self.desk = desk
         self.faults = faults
+        self.ratelimits = RateLimits()
         self.token = token
+        self.dropped_embeds: list[int] = []  # ids of messages whose embeds were dropped (no Embed Links)
         self.requests: list[RequestRecord] = []
         self.unknown: list[RequestRecord] = []
         self.errors: list[str] = []  # tracebacks of handler crashes (returned to the bot as 400s)
@@ -116,8 +134,10 @@ class RestApi:
         matched = self._match(method, path)
         template = matched[0] if matched else path
         bucket = f"{method} {template}"
-        headers = rate_limit_headers(bucket)
+        major = major_parameter(matched[2]) if matched else ""
         record.route = matched[0] if matched else None
+        record.bucket, record.major = bucket_hash(bucket), major
+        headers = self.ratelimits.headers(bucket, major)
 
         needs_auth = not path.startswith(("/webhooks/", "/interactions/"))
         if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
@@ -125,8 +145,15 @@ class RestApi:
             return json_response(401, {"code": 0, "message": "401: Unauthorized"}, headers)
         fault = self.faults.take(method, path)
         if fault is not None and not fault.after:
-            record.status = fault.status
-            return fault.response(bucket)
+            return self._fail(request, record, fault, bucket)
+        if fault is None:
+            limited = self.ratelimits.check(
+                method, path, bucket, major, exempt_global=path.startswith("/interactions/")
+            )
+            if limited is not None:
+                record.status = 429
+                return limited
+            headers = self.ratelimits.headers(bucket, major)
         if matched is None:
             record.status = 404
             self.unknown.append(record)
@@ -142,10 +169,18 @@ class RestApi:
             log.exception("fakediscord: handler crashed for %s %s", method, path)
             status, payload = err(400, 0, "fakediscord handler crashed; see fd.errors")
         if fault is not None:  # after=True: the request took effect, but the bot sees the failure
-            record.status = fault.status
-            return fault.response(bucket)
+            return self._fail(request, record, fault, bucket)
         record.status = status
         return json_response(status, payload, headers)
+
+    def _fail(self, request: web.Request, record: RequestRecord, fault: Any, bucket: str) -> web.Response:
+        if fault.disconnect:  # no answer at all: the bot's HTTP client sees the server hang up
+            record.status, record.disconnected = 0, True
+            if request.transport is not None:
+                request.transport.close()
+            return web.Response(status=204)
+        record.status = fault.status
+        return fault.response(bucket)
 
     # --- lookups ----------------------------------------------------------------
 
@@ -160,6 +195,48 @@ class RestApi:
         if msg is None or msg.deleted or msg.channel_id != call.int("channel_id"):
             return None
         return msg
+
+    def _bot_perms(self, chan: FakeChannel) -> int:
+        if chan.is_dm or chan.guild is None:
+            return perms.DM_DEFAULT
+        if not chan.guild.bot_present:
+            return 0
+        return chan.guild.permissions_for(chan.guild.bot_member, chan)
+
+    def _denied(self, chan: FakeChannel, *needed: int) -> Result | None:
+        """Discord's answer when the bot may not act here: no View Channel → 403 50001 Missing Access,
+        a missing permission among `needed` → 403 50013 Missing Permissions."""
+        if chan.is_dm:
+            return None
+        if chan.guild is not None and not chan.guild.bot_present:  # the bot was removed from the guild
+            return err(403, MISSING_ACCESS, "Missing Access")
+        allowed = self._bot_perms(chan)
+        if not allowed & perms.VIEW_CHANNEL:
+            return err(403, MISSING_ACCESS, "Missing Access")
+        for bit in needed:
+            if not allowed & bit:
+                return err(403, MISSING_PERMISSIONS, "Missing Permissions")
+        return None
+
+    def _guild_denied(self, guild: FakeGuild, *needed: int) -> Result | None:
+        allowed = guild.permissions_for(guild.bot_member)
+        if any(not allowed & bit for bit in needed):
+            return err(403, MISSING_PERMISSIONS, "Missing Permissions")
+        return None
+
+    def _open(self, c: Call, *needed: int) -> tuple[FakeChannel | None, Result | None]:
+        """The channel of the route, or the error: 404 10003 when it does not exist (or was deleted)."""
+        chan = self._channel(c)
+        if chan is None:
+            return None, err(404, UNKNOWN_CHANNEL, "Unknown Channel")
+        return chan, self._denied(chan, *needed)
+
+    def _open_message(self, c: Call, *needed: int) -> tuple[SeenMessage | None, Result | None]:
+        chan, denied = self._open(c, *needed)
+        if denied:
+            return None, denied
+        msg = self._message(c)
+        return (msg, None) if msg else (None, err(404, UNKNOWN_MESSAGE, "Unknown Message"))
 
     # --- routes -----------------------------------------------------------------
 
@@ -188,6 +265,11 @@ class RestApi:
         a("GET", "/guilds/{guild_id}/members", self.list_members)
         a("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member)
         a("PATCH", "/guilds/{guild_id}/members/{user_id}", self.edit_member)
+        a("DELETE", "/guilds/{guild_id}/members/{user_id}", self.kick_member)
+        a("GET", "/guilds/{guild_id}/bans", self.list_bans)
+        a("GET", "/guilds/{guild_id}/bans/{user_id}", self.get_ban)
+        a("PUT", "/guilds/{guild_id}/bans/{user_id}", self.put_ban)
+        a("DELETE", "/guilds/{guild_id}/bans/{user_id}", self.delete_ban)
         a("PUT", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", self.add_member_role)
         a("DELETE", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", self.remove_member_role)
         a("GET", "/channels/{channel_id}", self.get_channel)
@@ -195,7 +277,7 @@ class RestApi:
         a("DELETE", "/channels/{channel_id}", self.delete_channel)
         a("PUT", "/channels/{channel_id}/permissions/{target_id}", self.put_overwrite)
         a("DELETE", "/channels/{channel_id}/permissions/{target_id}", self.delete_overwrite)
-        a("POST", "/channels/{channel_id}/typing", lambda c: (204, None))
+        a("POST", "/channels/{channel_id}/typing", self.typing)
         a("GET", "/channels/{channel_id}/messages", self.list_messages)
         a("POST", "/channels/{channel_id}/messages", self.create_message)
         a("POST", "/channels/{channel_id}/messages/bulk-delete", self.bulk_delete)
@@ -232,7 +314,7 @@ class RestApi:
 
     def gateway_bot(self, c: Call) -> Result:
         limit = {"total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1}
-        return 200, {"url": self.gateway.url, "shards": 1, "session_start_limit": limit}
+        return 200, {"url": self.gateway.url, "shards": self.world.shard_count, "session_start_limit": limit}
 
     # application commands
 
@@ -314,6 +396,8 @@ class RestApi:
         guild = self._guild(c)
         if guild is None:
             return err(404, UNKNOWN_GUILD, "Unknown Guild")
+        if denied := self._guild_denied(guild, perms.MANAGE_CHANNELS):
+            return denied
         body = c.body or {}
         parent = self.world.channels.get(int(body["parent_id"])) if body.get("parent_id") else None
         overwrites = [
@@ -338,6 +422,8 @@ class RestApi:
         guild = self._guild(c)
         if guild is None:
             return err(404, UNKNOWN_GUILD, "Unknown Guild")
+        if denied := self._guild_denied(guild, perms.MANAGE_ROLES):
+            return denied
         body = c.body or {}
         role = guild.add_role(body.get("name", "new role"), int(body.get("permissions", 0)))
         return 200, render.role(role)
@@ -357,6 +443,9 @@ class RestApi:
         return (guild, member) if guild and member else None
 
     def get_member(self, c: Call) -> Result:
+        """404 10007 Unknown Member for anyone not (or no longer) in the guild: left, kicked or banned."""
+        if self._guild(c) is None:
+            return err(404, UNKNOWN_GUILD, "Unknown Guild")
         found = self._member(c)
         if found is None:
             return err(404, UNKNOWN_MEMBER, "Unknown Member")
@@ -368,6 +457,11 @@ class RestApi:
             return err(404, UNKNOWN_MEMBER, "Unknown Member")
         guild, member = found
         body = c.body or {}
+        needed = ([perms.MANAGE_NICKNAMES] if "nick" in body else []) + (
+            [perms.MANAGE_ROLES] if "roles" in body else []
+        )
+        if member.id != self.world.bot.id and (denied := self._guild_denied(guild, *needed)):
+            return denied
         if "nick" in body:
             member.nick = body["nick"]
         if "roles" in body:
@@ -375,11 +469,66 @@ class RestApi:
         self.world.emit("GUILD_MEMBER_UPDATE", render.member(member) | {"guild_id": str(guild.id)})
         return 200, render.member(member)
 
+    def kick_member(self, c: Call) -> Result:
+        found = self._member(c)
+        if found is None:
+            return err(404, UNKNOWN_MEMBER, "Unknown Member")
+        guild, member = found
+        if denied := self._guild_denied(guild, perms.KICK_MEMBERS):
+            return denied
+        guild.kick(member)
+        return 204, None
+
+    def _ban_guild(self, c: Call) -> tuple[FakeGuild | None, Result | None]:
+        guild = self._guild(c)
+        if guild is None:
+            return None, err(404, UNKNOWN_GUILD, "Unknown Guild")
+        return guild, self._guild_denied(guild, perms.BAN_MEMBERS)
+
+    def _ban_payload(self, guild: FakeGuild, user_id: int) -> JSON:
+        return {"reason": guild.bans[user_id], "user": render.user(self.world.users[user_id])}
+
+    def list_bans(self, c: Call) -> Result:
+        guild, denied = self._ban_guild(c)
+        if denied or guild is None:
+            return denied  # type: ignore[return-value]
+        return 200, [self._ban_payload(guild, uid) for uid in guild.bans]
+
+    def get_ban(self, c: Call) -> Result:
+        guild, denied = self._ban_guild(c)
+        if denied or guild is None:
+            return denied  # type: ignore[return-value]
+        if c.int("user_id") not in guild.bans:
+            return err(404, UNKNOWN_BAN, "Unknown Ban")
+        return 200, self._ban_payload(guild, c.int("user_id"))
+
+    def put_ban(self, c: Call) -> Result:
+        guild, denied = self._ban_guild(c)
+        if denied or guild is None:
+            return denied  # type: ignore[return-value]
+        user = self.world.users.get(c.int("user_id"))
+        if user is None:
+            return err(404, UNKNOWN_USER, "Unknown User")
+        guild.ban(user, reason=(c.body or {}).get("reason"))
+        return 204, None
+
+    def delete_ban(self, c: Call) -> Result:
+        guild, denied = self._ban_guild(c)
+        if denied or guild is None:
+            return denied  # type: ignore[return-value]
+        user = self.world.users.get(c.int("user_id"))
+        if user is None or user.id not in guild.bans:
+            return err(404, UNKNOWN_BAN, "Unknown Ban")
+        guild.unban(user)
+        return 204, None
+
     def add_member_role(self, c: Call) -> Result:
         found = self._member(c)
         if found is None:
             return err(404, UNKNOWN_MEMBER, "Unknown Member")
         guild, member = found
+        if denied := self._guild_denied(guild, perms.MANAGE_ROLES):
+            return denied
         role = guild.role(c.int("role_id"))
         if role is None:
             return err(404, UNKNOWN_ROLE, "Unknown Role")
@@ -392,6 +541,8 @@ class RestApi:
         if found is None:
             return err(404, UNKNOWN_MEMBER, "Unknown Member")
         guild, member = found
+        if denied := self._guild_denied(guild, perms.MANAGE_ROLES):
+            return denied
         member.roles = [r for r in member.roles if r.id != c.int("role_id")]
         self.world.emit("GUILD_MEMBER_UPDATE", render.member(member) | {"guild_id": str(guild.id)})
         return 204, None
@@ -399,13 +550,13 @@ class RestApi:
     # channels
 
     def get_channel(self, c: Call) -> Result:
-        chan = self._channel(c)
-        return (200, render.channel(chan)) if chan else err(404, UNKNOWN_CHANNEL, "Unknown Channel")
+        chan, denied = self._open(c)
+        return denied or (200, render.channel(chan))  # type: ignore[arg-type]
 
     def edit_channel(self, c: Call) -> Result:
-        chan = self._channel(c)
-        if chan is None:
-            return err(404, UNKNOWN_CHANNEL, "Unknown Channel")
+        chan, denied = self._open(c, perms.MANAGE_CHANNELS)
+        if denied or chan is None:
+            return denied  # type: ignore[return-value]
         body = c.body or {}
         chan.name = body.get("name", chan.name)
         chan.topic = body.get("topic", chan.topic)
@@ -417,19 +568,17 @@ class RestApi:
         return 200, render.channel(chan)
 
     def delete_channel(self, c: Call) -> Result:
-        chan = self._channel(c)
-        if chan is None:
-            return err(404, UNKNOWN_CHANNEL, "Unknown Channel")
+        chan, denied = self._open(c, perms.MANAGE_CHANNELS)
+        if denied or chan is None:
+            return denied  # type: ignore[return-value]
         if chan.guild is not None:
-            chan.guild.channels.remove(chan)
-        self.world.channels.pop(chan.id, None)
-        self.world.emit("CHANNEL_DELETE", render.channel(chan))
+            chan.guild.delete_channel(chan)
         return 200, render.channel(chan)
 
     def put_overwrite(self, c: Call) -> Result:
-        chan = self._channel(c)
-        if chan is None:
-            return err(404, UNKNOWN_CHANNEL, "Unknown Channel")
+        chan, denied = self._open(c, perms.MANAGE_ROLES)
+        if denied or chan is None:
+            return denied  # type: ignore[return-value]
         body = c.body or {}
         chan.set_overwrite(
             c.int("target_id"), int(body.get("type", 0)), int(body.get("allow", 0)), int(body.get("deny", 0))
@@ -438,19 +587,25 @@ class RestApi:
         return 204, None
 
     def delete_overwrite(self, c: Call) -> Result:
-        chan = self._channel(c)
-        if chan is None:
-            return err(404, UNKNOWN_CHANNEL, "Unknown Channel")
+        chan, denied = self._open(c, perms.MANAGE_ROLES)
+        if denied or chan is None:
+            return denied  # type: ignore[return-value]
         chan.overwrites = [o for o in chan.overwrites if int(o["id"]) != c.int("target_id")]
         self.world.emit("CHANNEL_UPDATE", render.channel(chan))
         return 204, None
 
+    def typing(self, c: Call) -> Result:
+        _, denied = self._open(c, perms.SEND_MESSAGES)
+        return denied or (204, None)
+
     # messages
 
     def list_messages(self, c: Call) -> Result:
-        chan = self._channel(c)
-        if chan is None:
-            return err(404, UNKNOWN_CHANNEL, "Unknown Channel")
+        chan, denied = self._open(c)
+        if denied or chan is None:
+            return denied  # type: ignore[return-value]
+        if not self._bot_perms(chan) & perms.READ_MESSAGE_HISTORY:
+            return 200, []  # Discord: without Read Message History no messages are returned
         msgs = [m for m in self.world.channel_log.get(chan.id, []) if not m.deleted]
         if "before" in c.query:
             msgs = [m for m in msgs if m.id < int(c.query["before"])]
@@ -462,31 +617,49 @@ class RestApi:
             newest_first = list(reversed(msgs[:limit]))
         return 200, [self.factory.payload(m) for m in newest_first]
 
-    def _can_send(self, chan: FakeChannel) -> Result | None:
-        if chan.is_dm:
-            assert chan.recipient is not None
-            if chan.recipient.id in self.world.closed_dms:
-                return err(403, CANNOT_DM, "Cannot send messages to this user")
-            return None
-        assert chan.guild is not None
-        allowed = chan.guild.permissions_for(chan.guild.bot_member, chan)
-        if not allowed & perms.VIEW_CHANNEL:
-            return err(403, MISSING_ACCESS, "Missing Access")
-        if not allowed & perms.SEND_MESSAGES:
-            return err(403, MISSING_PERMISSIONS, "Missing Permissions")
+    def _dm_denied(self, chan: FakeChannel) -> Result | None:
+        """A DM fails with 403 50007 when the user closed their DMs or shares no guild with the bot
+        (unless they opened a DM with it themselves)."""
+        assert chan.recipient is not None
+        user = chan.recipient
+        if user.id in self.world.closed_dms:
+            return err(403, CANNOT_DM, "Cannot send messages to this user")
+        if not self.world.shares_guild(user) and user.id not in self.world.dm_contacts:
+            return err(403, CANNOT_DM, "Cannot send messages to this user")
         return None
+
+    def _can_send(self, chan: FakeChannel, body: JSON, uploads: list[Upload]) -> Result | None:
+        if chan.is_dm:
+            return self._dm_denied(chan)
+        needed = [perms.SEND_MESSAGES]
+        if uploads:
+            needed.append(perms.ATTACH_FILES)
+        if body.get("message_reference"):
+            needed.append(perms.READ_MESSAGE_HISTORY)
+        return self._denied(chan, *needed)
+
+    def _strip_embeds(self, chan: FakeChannel, body: JSON) -> tuple[JSON, bool]:
+        """Without Embed Links Discord accepts the message and silently drops its embeds (an embed-only
+        message then fails as empty, 50006)."""
+        if (
+            chan.is_dm
+            or (chan.guild is not None and not chan.guild.bot_present)
+            or self._bot_perms(chan) & perms.EMBED_LINKS
+            or not (body.get("embeds") or body.get("embed"))
+        ):
+            return body, False
+        return {k: v for k, v in body.items() if k not in ("embeds", "embed")} | {"embeds": []}, True
 
     def create_message(self, c: Call) -> Result:
         chan = self._channel(c)
         if chan is None:
             return err(404, UNKNOWN_CHANNEL, "Unknown Channel")
-        if denied := self._can_send(chan):
-            return denied
         body = c.body or {}
-        if not (
-            body.get("content") or body.get("embeds") or c.uploads or body.get("components") or body.get("sticker_ids")
-        ):
-            return err(400, EMPTY_MESSAGE, "Cannot send an empty message")
+        if denied := self._can_send(chan, body, c.uploads):
+            return denied
+        body, dropped = self._strip_embeds(chan, body)
+        if invalid := self.factory.check(body, c.uploads):
+            return 400, invalid
         nonce = body.get("nonce")
         if nonce is not None:
             nonce = str(nonce)
@@ -503,30 +676,46 @@ class RestApi:
                     return 200, self.factory.payload(existing)
         msg = self.factory.create(chan, self.world.bot, body, c.uploads)
         msg.nonce = nonce
+        if dropped:
+            self.dropped_embeds.append(msg.id)
         if nonce is not None:
             self.world.nonces[(self.world.bot.id, nonce)] = (msg.id, time.monotonic())
         return 200, self.factory.payload(self.factory.publish(msg))
 
     def get_message(self, c: Call) -> Result:
-        msg = self._message(c)
-        return (200, self.factory.payload(msg)) if msg else err(404, UNKNOWN_MESSAGE, "Unknown Message")
+        msg, denied = self._open_message(c, perms.READ_MESSAGE_HISTORY)
+        return denied or (200, self.factory.payload(msg))  # type: ignore[arg-type]
 
     def edit_message(self, c: Call) -> Result:
-        msg = self._message(c)
-        if msg is None:
-            return err(404, UNKNOWN_MESSAGE, "Unknown Message")
+        msg, denied = self._open_message(c)
+        if denied or msg is None:
+            return denied  # type: ignore[return-value]
         if msg.author.id != self.world.bot.id:
             return err(403, NOT_AUTHOR, "Cannot edit a message authored by another user")
-        return 200, self.factory.payload(self.factory.edit(msg, c.body, c.uploads))
+        chan = self.world.channels[msg.channel_id]
+        if c.uploads and (denied := self._denied(chan, perms.ATTACH_FILES)):
+            return denied
+        body, dropped = self._strip_embeds(chan, c.body or {})
+        if invalid := self.factory.check(body, c.uploads, msg):
+            return 400, invalid
+        if dropped:
+            self.dropped_embeds.append(msg.id)
+        return 200, self.factory.payload(self.factory.edit(msg, body, c.uploads))
 
     def delete_message(self, c: Call) -> Result:
-        msg = self._message(c)
-        if msg is None:
-            return err(404, UNKNOWN_MESSAGE, "Unknown Message")
+        msg, denied = self._open_message(c)
+        if denied or msg is None:
+            return denied  # type: ignore[return-value]
+        if msg.author.id != self.world.bot.id:
+            if denied := self._denied(self.world.channels[msg.channel_id], perms.MANAGE_MESSAGES):
+                return denied
         self.factory.delete(msg)
         return 204, None
 
     def bulk_delete(self, c: Call) -> Result:
+        _, denied = self._open(c, perms.MANAGE_MESSAGES)
+        if denied:
+            return denied
         for mid in (c.body or {}).get("messages", []):
             msg = self.world.messages.get(int(mid))
             if msg is not None and not msg.deleted:
@@ -534,41 +723,52 @@ class RestApi:
         return 204, None
 
     def add_reaction(self, c: Call) -> Result:
-        msg = self._message(c)
-        if msg is None:
-            return err(404, UNKNOWN_MESSAGE, "Unknown Message")
-        entry = (c.params["emoji"], self.world.bot.id)
+        msg, denied = self._open_message(c, perms.READ_MESSAGE_HISTORY)
+        if denied or msg is None:
+            return denied  # type: ignore[return-value]
+        emoji = c.params["emoji"]
+        is_new = all(e != emoji for e, _ in msg.reactions)
+        if is_new and (denied := self._denied(self.world.channels[msg.channel_id], perms.ADD_REACTIONS)):
+            return denied
+        entry = (emoji, self.world.bot.id)
         if entry not in msg.reactions:
             msg.reactions.append(entry)
         return 204, None
 
     def remove_reaction(self, c: Call) -> Result:
-        msg = self._message(c)
-        if msg is None:
-            return err(404, UNKNOWN_MESSAGE, "Unknown Message")
+        msg, denied = self._open_message(c)
+        if denied or msg is None:
+            return denied  # type: ignore[return-value]
         uid = self.world.bot.id if c.params["user_id"] == "@me" else c.int("user_id")
+        if uid != self.world.bot.id and (
+            denied := self._denied(self.world.channels[msg.channel_id], perms.MANAGE_MESSAGES)
+        ):
+            return denied
         msg.reactions = [r for r in msg.reactions if r != (c.params["emoji"], uid)]
         return 204, None
 
     def clear_reaction(self, c: Call) -> Result:
-        msg = self._message(c)
-        if msg is None:
-            return err(404, UNKNOWN_MESSAGE, "Unknown Message")
+        msg, denied = self._open_message(c, perms.MANAGE_MESSAGES)
+        if denied or msg is None:
+            return denied  # type: ignore[return-value]
         emoji = c.params.get("emoji")
         msg.reactions = [r for r in msg.reactions if emoji is not None and r[0] != emoji]
         return 204, None
 
     def reaction_users(self, c: Call) -> Result:
-        msg = self._message(c)
-        if msg is None:
-            return err(404, UNKNOWN_MESSAGE, "Unknown Message")
+        msg, denied = self._open_message(c, perms.READ_MESSAGE_HISTORY)
+        if denied or msg is None:
+            return denied  # type: ignore[return-value]
         users = [self.world.users[uid] for e, uid in msg.reactions if e == c.params["emoji"]]
         return 200, [render.user(u) for u in users]
 
     def pin(self, c: Call) -> Result:
-        msg = self._message(c)
-        if msg is None:
-            return err(404, UNKNOWN_MESSAGE, "Unknown Message")
+        msg, denied = self._open_message(c)
+        if denied or msg is None:
+            return denied  # type: ignore[return-value]
+        chan = self.world.channels[msg.channel_id]
+        if not chan.is_dm and not self._bot_perms(chan) & (perms.MANAGE_MESSAGES | perms.PIN_MESSAGES):
+            return err(403, MISSING_PERMISSIONS, "Missing Permissions")
         msg.pinned = c.method == "PUT"
         return 204, None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -16,7 +17,7 @@ import yarl
 from aiohttp import web
 
 from . import payloads, perms
-from .faults import Faults
+from .faults import Faults, RateLimitHit
 from .gateway import Gateway
 from .interactions import (
     APPLICATION_COMMAND,
@@ -30,6 +31,7 @@ from .interactions import (
     InteractionError,
     PendingInteraction,
     Resolver,
+    check_component_use,
     command_data,
     component_data,
     find_command,
@@ -40,7 +42,17 @@ from .interactions import (
 )
 from .messages import MessageFactory
 from .rest import RequestRecord, RestApi
-from .state import FakeChannel, FakeGuild, FakeUser, ModalPrompt, SeenMessage, World
+from .state import (
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeUser,
+    ModalPrompt,
+    SeenMessage,
+    SentComponents,
+    UploadRecord,
+    World,
+)
 
 log = logging.getLogger("fakediscord")
 T = TypeVar("T")
@@ -65,6 +77,7 @@ class FakeDiscord:
         self.world.emit = self.gateway.dispatch
         self.factory = MessageFactory(self.world, lambda: f"{self.base_url}/cdn")
         self.desk = InteractionDesk(self.world, self.factory)
+        self.gateway.on_interaction_sent = self.desk.sent
         self.faults = Faults()
         self.api = RestApi(self.world, self.gateway, self.factory, self.desk, self.faults, token)
         self.base_url = ""
@@ -118,12 +131,30 @@ class FakeDiscord:
     def app_id(self) -> int:
         return self.world.bot.id
 
-    def add_guild(self, name: str, *, bot_permissions: int | None = None) -> FakeGuild:
-        """A guild the bot is in (with its own role carrying `bot_permissions`)."""
-        guild = self.world.add_guild(name, self.bot_permissions if bot_permissions is None else bot_permissions)
-        if self.gateway.session_id is not None:
-            self.gateway.dispatch("GUILD_CREATE", payloads.guild(guild))
+    def add_guild(self, name: str, *, bot_permissions: int | None = None, shard: int | None = None) -> FakeGuild:
+        """A guild the bot is in (with its own role carrying `bot_permissions`). `shard=k` picks an id that
+        Discord routes to shard k of `fd.shard_count` ((guild_id >> 22) % shard_count == k)."""
+        if shard is not None and not 0 <= shard < self.shard_count:
+            raise ValueError(f"shard {shard} is not in range({self.shard_count}); set fd.shard_count first")
+        permissions = self.bot_permissions if bot_permissions is None else bot_permissions
+        guild = self.world.add_guild(name, permissions, shard=shard)
+        self.gateway.dispatch("GUILD_CREATE", payloads.guild(guild))  # to the sessions holding it, if any
         return guild
+
+    @property
+    def shard_count(self) -> int:
+        """The `shards` GET /gateway/bot recommends (an AutoShardedClient without shard_count uses it)."""
+        return self.world.shard_count
+
+    @shard_count.setter
+    def shard_count(self, value: int) -> None:
+        self.world.shard_count = int(value)
+
+    def shard_of(self, guild: FakeGuild | None) -> int:
+        """The shard Discord sends `guild`'s events to (0 for DMs)."""
+        from .gateway import shard_for
+
+        return shard_for(guild.id if guild else None, self.shard_count)
 
     def add_user(self, name: str) -> FakeUser:
         """A user in no guild (e.g. someone who only DMs the bot)."""
@@ -151,7 +182,7 @@ class FakeDiscord:
     def start(self, client: discord.Client, *, fast: bool = True) -> asyncio.Task[None]:
         """attach() then run `client.start(fd.token)` in a task; closed when the fake exits."""
         self.attach(client, fast=fast)
-        task = asyncio.create_task(client.start(self.token), name="fakediscord-client")
+        task = asyncio.create_task(client.start(self.token), name=f"fakediscord-client-{len(self._clients)}")
         self._clients = [(c, task if c is client else t) for c, t in self._clients]
         return task
 
@@ -204,6 +235,8 @@ class FakeDiscord:
         return self.world.dm_channel(user_of(user))
 
     def _send(self, p: PendingInteraction, actor: Actor, data: dict[str, Any], message: SeenMessage | None) -> None:
+        if p.channel.is_dm:
+            self.world.dm_contacts.add(p.user.id)
         msg_payload = self.factory.payload(message) if message else None
         payload = interaction_payload(self.world, p.id, p.token, p.kind, actor, p.channel, data, msg_payload)
         self.gateway.dispatch("INTERACTION_CREATE", payload)
@@ -237,12 +270,28 @@ class FakeDiscord:
         path = command.strip().lstrip("/").split()
         cmd, cmd_id, scope = self._command(path[0], channel.guild)
         self._check_visible(cmd, actor, channel, command)
-        p = self.desk.open(kind, user_of(actor), channel, None)
+        self._check_can_act(actor, channel)
+        p = self.desk.open(kind, user_of(actor), channel, None, name=" ".join(path))
         data = command_data(
-            cmd, cmd_id, path, values, Resolver(self.factory, channel), focused=focused, guild_scope=scope
+            cmd, cmd_id, path, values, Resolver(self.factory, channel, actor), focused=focused, guild_scope=scope
         )
         self._send(p, actor, data, None)
         return p
+
+    def _check_can_act(self, actor: Actor, channel: FakeChannel) -> None:
+        """Discord only sends interactions from members who can see the channel (or the DM's recipient)."""
+        if channel.deleted:
+            raise InteractionError(f"channel {channel.name} was deleted")
+        if channel.guild is not None and not channel.guild.bot_present:
+            raise InteractionError(f"the bot was removed from {channel.guild.name}")
+        user = user_of(actor)
+        if channel.is_dm:
+            if channel.recipient is not None and channel.recipient.id != user.id:
+                raise InteractionError(f"{user.name} cannot see {channel.recipient.name}'s DM with the bot")
+            return
+        member = member_of(actor, channel)
+        if not member.permissions(channel) & perms.VIEW_CHANNEL:
+            raise InteractionError(f"{user.name} cannot see #{channel.name}")
 
     def _check_visible(self, cmd: dict[str, Any] | None, actor: Actor, channel: FakeChannel, name: str) -> None:
         """Discord hides commands a member may not use; fail loudly instead of sending them."""
@@ -323,13 +372,17 @@ class FakeDiscord:
     ) -> SeenMessage:
         if message.deleted:
             raise InteractionError(f"message {message.id} was deleted")
+        channel = self.world.channels.get(message.channel_id) or self.world.deleted_channels[message.channel_id]
+        if message.author.id != self.bot.id:
+            raise InteractionError(f"message {message.id} was not sent by the bot: its components are not the bot's")
         if component.get("disabled"):
             raise InteractionError(f"component {component.get('custom_id')} is disabled")
         if message.ephemeral and message.viewer is not None and message.viewer.id != user_of(actor).id:
             raise InteractionError(f"{user_of(actor).name} cannot see ephemeral message {message.id}")
-        channel = self.world.channels[message.channel_id]
-        p = self.desk.open(MESSAGE_COMPONENT, user_of(actor), channel, message)
-        self._send(p, actor, component_data(component, values, Resolver(self.factory, channel)), message)
+        self._check_can_act(actor, channel)
+        vals = check_component_use(component, values)
+        p = self.desk.open(MESSAGE_COMPONENT, user_of(actor), channel, message, name=component["custom_id"])
+        self._send(p, actor, component_data(component, vals, Resolver(self.factory, channel, actor)), message)
         return await self._answer(p, f"component {component.get('custom_id')}", timeout)
 
     async def submit_modal(
@@ -338,26 +391,36 @@ class FakeDiscord:
         """Fill and submit a modal the bot opened (values by input custom_id)."""
         if modal is None:
             raise InteractionError("the bot did not open a modal")
+        if user_of(actor).id != modal.user.id:
+            raise InteractionError(
+                f"the modal {modal.custom_id!r} was shown to {modal.user.name}, not {user_of(actor).name}"
+            )
         values = dict(values or {})
         unknown = set(values) - set(modal.input_ids())
         if unknown:
             raise InteractionError(
                 f"modal {modal.custom_id} has no inputs {sorted(unknown)}; it has {modal.input_ids()}"
             )
-        resolver = Resolver(self.factory, modal.channel)
+        self._check_can_act(actor, modal.channel)
+        resolver = Resolver(self.factory, modal.channel, actor)
         data: dict[str, Any] = {
             "custom_id": modal.custom_id,
             "components": modal_components(modal.components, values, resolver),
         }
         if resolver.data:
             data["resolved"] = resolver.data
-        p = self.desk.open(MODAL_SUBMIT, user_of(actor), modal.channel, modal.message)
+        p = self.desk.open(MODAL_SUBMIT, user_of(actor), modal.channel, modal.message, name=modal.custom_id)
         self._send(p, actor, data, modal.message)
         return await self._answer(p, f"modal {modal.custom_id}", timeout)
 
     async def say(self, actor: Actor, channel: FakeChannel, content: str) -> SeenMessage:
         """`actor` posts a plain message (MESSAGE_CREATE reaches the bot if its intents allow)."""
+        self._check_can_act(actor, channel)
         user = user_of(actor)
+        if channel.is_dm:
+            self.world.dm_contacts.add(user.id)
+        elif not member_of(actor, channel).permissions(channel) & perms.SEND_MESSAGES:
+            raise InteractionError(f"{user.name} may not post in #{channel.name}")
         msg = SeenMessage(
             self.world.ids.next(),
             channel.id,
@@ -398,6 +461,66 @@ class FakeDiscord:
         """Application commands the bot synced (globally, or to `guild`)."""
         return self.world.commands.get(guild.id if guild else None, [])
 
+    def bot_messages(self, *, include_ephemeral: bool = True, include_deleted: bool = False) -> list[SeenMessage]:
+        """Every message the bot sent anywhere (channels, DMs, ephemeral replies), oldest first."""
+        return [
+            m
+            for m in self.world.messages.values()
+            if m.author.id == self.bot.id
+            and (include_deleted or not m.deleted)
+            and (include_ephemeral or not m.ephemeral)
+            and not m.loading
+        ]
+
+    def messages_with_components(self, *, include_deleted: bool = False) -> list[SeenMessage]:
+        """The bot's messages (channels, DMs, ephemerals) that currently carry components."""
+        return [m for m in self.bot_messages(include_deleted=include_deleted) if m.components]
+
+    @property
+    def sent_components(self) -> list[SentComponents]:
+        """Every component tree the bot ever sent (message creates and edits, interaction replies, modals)."""
+        return self.world.sent_components
+
+    def component_strings(self) -> list[str]:
+        """Every custom id, label, value, placeholder, description, option text, text display content, url
+        and modal title the bot ever sent, including ones edited away since: for a secret scan."""
+        return [text for sent in self.world.sent_components for text in sent.strings()]
+
+    def allowed_mentions(self) -> list[tuple[SeenMessage, dict[str, Any] | None]]:
+        """(message, allowed_mentions as last sent) for every message the bot sent."""
+        return [(m, m.allowed_mentions) for m in self.bot_messages(include_deleted=True)]
+
+    @property
+    def uploads(self) -> list[UploadRecord]:
+        """Every file the bot uploaded, with its description (alt text), oldest first."""
+        return self.world.uploads
+
+    @property
+    def interactions(self) -> list[PendingInteraction]:
+        """Every interaction sent to the bot, oldest first: `.kind_name`, `.name`, `.user`, `.response_type`,
+        `.ephemeral`, `.latency` (s from delivery to the callback), `.followups`, `.refused` (callbacks the
+        fake turned down: late, twice, invalid)."""
+        return self.desk.log
+
+    @property
+    def interaction_deadline(self) -> float | None:
+        """Seconds the bot has for the initial callback (3, as Discord); later ones get 404 10062. None: no limit."""
+        return self.desk.deadline
+
+    @interaction_deadline.setter
+    def interaction_deadline(self, value: float | None) -> None:
+        self.desk.deadline = value
+
+    @property
+    def rate_limit_hits(self) -> list[RateLimitHit]:
+        """Every 429 answered by `rate_limit` / `limit_bucket` / `global_rate_limit` (not `fail_next`)."""
+        return self.api.ratelimits.hits
+
+    @property
+    def dropped_embeds(self) -> list[int]:
+        """Ids of messages whose embeds Discord dropped because the bot lacked Embed Links."""
+        return self.api.dropped_embeds
+
     @property
     def requests(self) -> list[RequestRecord]:
         return self.api.requests
@@ -431,12 +554,15 @@ class FakeDiscord:
         message: str | None = None,
         is_global: bool = False,
         after: bool = False,
+        disconnect: bool = False,
     ) -> None:
         """Make the next `times` requests whose path matches the regex `route_pattern` fail with `status`.
         429s carry real rate-limit headers/body so discord.py sleeps `retry_after` and retries;
         500/502/504 are retried by discord.py after 1 s, 2 s, ...; other codes raise in the bot.
         after=True: the request is carried out first (e.g. the message is created) and only the answer
-        fails, as when Discord commits a message and the response is lost."""
+        fails, as when Discord commits a message and the response is lost.
+        disconnect=True: no HTTP answer at all, the connection is closed (the bot gets
+        aiohttp.ServerDisconnectedError; `status` is ignored); with after=True the request took effect."""
         self.faults.add(
             route_pattern,
             status=status,
@@ -447,22 +573,67 @@ class FakeDiscord:
             message=message,
             is_global=is_global,
             after=after,
+            disconnect=disconnect,
         )
 
-    async def drop_gateway(self, resume: bool = True, timeout: float = 5.0) -> None:
-        """Kill the gateway session and wait until the bot is back: resume=True closes the socket (the bot
-        RESUMEs and gets missed events replayed); resume=False invalidates the session (the bot re-IDENTIFYs)."""
+    def lose_answer(self, route_pattern: str, *, method: str | None = None, times: int = 1) -> None:
+        """The request succeeds on Discord's side but the bot never hears back (the connection drops)."""
+        self.fail_next(route_pattern, method=method, times=times, after=True, disconnect=True)
+
+    def rate_limit(self, route_pattern: str, seconds: float, *, method: str | None = None, scope: str = "user") -> None:
+        """Every request whose path matches the regex gets 429 for `seconds`, with the route's own bucket in
+        `X-RateLimit-Bucket`, Remaining 0, Reset-After / Retry-After = the time left and `X-RateLimit-Scope`
+        (user or shared). discord.py waits on that one bucket + major parameter: other channels carry on."""
+        self.api.ratelimits.block(route_pattern, seconds, method=method, scope=scope)
+
+    def rate_limit_channel(self, channel: FakeChannel, seconds: float, *, method: str | None = "POST") -> None:
+        """The channel's messages route (POST by default) is rate limited for `seconds`; other channels are not."""
+        self.rate_limit(rf"^/channels/{channel.id}/messages$", seconds, method=method)
+
+    def limit_bucket(self, method: str, route: str, limit: int, per: float) -> None:
+        """Enforce Discord-style buckets on a route template, e.g. ("POST", "/channels/{channel_id}/messages",
+        5, 5.0): each major parameter (channel) gets `limit` requests per `per` seconds; headers count down
+        for real, and the request past the limit gets 429 (discord.py pre-emptively waits when Remaining is 0)."""
+        template = re.escape(f"{method.upper()} {route}")
+        self.api.ratelimits.limit(f"^{template}$", limit, per)
+
+    def global_rate_limit(self, seconds: float) -> None:
+        """Every bot request (not interaction callbacks, as on Discord) gets a global 429 for `seconds`."""
+        self.api.ratelimits.block_global(seconds)
+
+    # --- hostile guild changes (also on FakeGuild) -------------------------------------
+
+    def kick(self, member: FakeMember) -> None:
+        member.guild.kick(member)
+
+    def ban(self, member: FakeMember, *, reason: str | None = None) -> None:
+        member.guild.ban(member, reason=reason)
+
+    def delete_channel(self, channel: FakeChannel) -> None:
+        assert channel.guild is not None, "DM channels cannot be deleted"
+        channel.guild.delete_channel(channel)
+
+    def remove_bot(self, guild: FakeGuild) -> None:
+        """The bot is kicked from `guild` (GUILD_DELETE; its channels answer 403 50001 Missing Access)."""
+        guild.remove_bot()
+
+    async def drop_gateway(self, resume: bool = True, timeout: float = 5.0, *, shard: int | None = None) -> None:
+        """Kill the gateway sessions (all, or one shard's) and wait until the bot is back: resume=True closes
+        the socket (the bot RESUMEs and gets missed events replayed); resume=False invalidates the session
+        (the bot re-IDENTIFYs)."""
+        targets = len(self.gateway._targets(shard))
         before = self.gateway.resumes if resume else self.gateway.identifies
-        await self.gateway.drop(resume=resume)
+        await self.gateway.drop(resume=resume, shard=shard)
 
         def back() -> bool:
             count = self.gateway.resumes if resume else self.gateway.identifies
-            return count > before and self.gateway.delivered_seq >= self.gateway.seq
+            return count >= before + targets and self.gateway.caught_up() and self.gateway.is_ready()
 
         await self.wait_for(back, timeout, "the bot did not reconnect")
 
-    async def request_reconnect(self, timeout: float = 5.0) -> None:
+    async def request_reconnect(self, timeout: float = 5.0, *, shard: int | None = None) -> None:
         """Send op 7 RECONNECT and wait for the bot to resume."""
+        targets = len(self.gateway._targets(shard))
         before = self.gateway.resumes
-        await self.gateway.request_reconnect()
-        await self.wait_for(lambda: self.gateway.resumes > before, timeout, "the bot did not resume")
+        await self.gateway.request_reconnect(shard=shard)
+        await self.wait_for(lambda: self.gateway.resumes >= before + targets, timeout, "the bot did not resume")

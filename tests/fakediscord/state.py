@@ -11,6 +11,8 @@ from typing import Any, NamedTuple
 
 from . import payloads as render
 from . import perms
+from .components import COMPONENTS_V2_FLAG, SELECTS, walk
+from .components import strings as component_strings
 
 DISCORD_EPOCH_MS = 1420070400000
 
@@ -19,6 +21,17 @@ TEXT, DM, VOICE, CATEGORY = 0, 1, 2, 4
 
 EPHEMERAL_FLAG = 64
 LOADING_FLAG = 128
+
+
+class InteractionError(AssertionError):
+    """A test asked for an interaction that Discord would not send (unknown option, missing member...)."""
+
+
+class ComponentNotFound(InteractionError, KeyError):
+    """The component is not on the message (Discord's client cannot click it; a forged one is refused)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 class Snowflakes:
@@ -31,6 +44,14 @@ class Snowflakes:
         candidate = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
         self._last = max(candidate, self._last + 1)
         return self._last
+
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next id whose guild would live on `shard_id` ((id >> 22) % shard_count), a few ms ahead at most."""
+        candidate = self.next()
+        while (candidate >> 22) % shard_count != shard_id:
+            candidate = ((candidate >> 22) + 1) << 22
+        self._last = candidate
+        return candidate
 
 
 def iso_now() -> str:
@@ -77,6 +98,7 @@ class FakeChannel:
     position: int = 0
     parent_id: int | None = None
     overwrites: list[dict[str, Any]] = field(default_factory=list)
+    deleted: bool = False
 
     @property
     def mention(self) -> str:
@@ -138,13 +160,7 @@ class ModalPrompt:
 
 def walk_components(components: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """Yield every component, flattening action rows, labels, containers and sections."""
-    for comp in components:
-        yield comp
-        yield from walk_components(comp.get("components", []))
-        if isinstance(comp.get("component"), dict):
-            yield from walk_components([comp["component"]])
-        if isinstance(comp.get("accessory"), dict):
-            yield from walk_components([comp["accessory"]])
+    return walk(components)
 
 
 @dataclass(eq=False)
@@ -201,28 +217,107 @@ class SeenMessage:
                 parts.append(comp.get("content", ""))
         return "\n".join(p for p in parts if p)
 
+    @property
+    def components_v2(self) -> bool:
+        """Sent with the IS_COMPONENTS_V2 flag (1 << 15): a layout, no content or embeds."""
+        return bool(self.flags & COMPONENTS_V2_FLAG)
+
     def all_components(self) -> list[dict[str, Any]]:
+        """Every component anywhere in the tree (rows, containers, sections and their accessories)."""
         return list(walk_components(self.components))
+
+    def find_components(
+        self, type: int | None = None, *, custom_id: str | None = None, label: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Components anywhere in the tree matching all the given filters."""
+        return [
+            c
+            for c in self.all_components()
+            if (type is None or c.get("type") == type)
+            and (custom_id is None or c.get("custom_id") == custom_id)
+            and (label is None or c.get("label") == label)
+        ]
 
     def buttons(self) -> list[dict[str, Any]]:
         return [c for c in self.all_components() if c.get("type") == 2]
+
+    def selects(self) -> list[dict[str, Any]]:
+        """Select menus of every kind (string, user, role, mentionable, channel)."""
+        return [c for c in self.all_components() if c.get("type") in SELECTS]
+
+    def text_displays(self) -> list[str]:
+        """Contents of the V2 text displays, in tree order."""
+        return [c.get("content", "") for c in self.all_components() if c.get("type") == 10]
+
+    def media_urls(self) -> list[str]:
+        """URLs of thumbnails, gallery items and files (attachment:// resolved to the fake CDN)."""
+        urls: list[str] = []
+        for c in self.all_components():
+            if c.get("type") == 11:
+                urls.append(c["media"]["url"])
+            elif c.get("type") == 13:
+                urls.append(c["file"]["url"])
+            elif c.get("type") == 12:
+                urls += [item["media"]["url"] for item in c.get("items", [])]
+        return urls
 
     def custom_ids(self) -> list[str]:
         return [c["custom_id"] for c in self.all_components() if "custom_id" in c]
 
     def component(self, custom_id: str | None = None, *, label: str | None = None) -> dict[str, Any]:
-        """Find a component by custom_id or (button) label; KeyError if absent."""
+        """Find a component by custom_id or (button) label; ComponentNotFound (a KeyError) if absent."""
         for comp in self.all_components():
             if custom_id is not None and comp.get("custom_id") == custom_id:
                 return comp
             if label is not None and comp.get("label") == label:
                 return comp
-        raise KeyError(
+        raise ComponentNotFound(
             f"no component custom_id={custom_id!r} label={label!r} on message {self.id}: {self.custom_ids()}"
         )
 
+    def attachment_info(self) -> list[dict[str, Any]]:
+        """Per attachment: filename, description (alt text, None if unset), content_type, size."""
+        return [
+            {
+                "filename": p["filename"],
+                "description": p.get("description"),
+                "content_type": p.get("content_type"),
+                "size": p.get("size"),
+            }
+            for p in self.attachment_payloads
+        ]
+
     def snapshot(self) -> dict[str, Any]:
         return {"content": self.content, "embeds": self.embeds, "components": self.components}
+
+
+@dataclass(eq=False)
+class SentComponents:
+    """One component tree the bot sent: on a message (create, edit, interaction reply) or in a modal."""
+
+    kind: str  # "message" or "modal"
+    message_id: int | None
+    channel_id: int
+    components: list[dict[str, Any]]
+    title: str | None = None  # modal title
+    at: float = field(default_factory=time.monotonic)
+
+    def strings(self) -> list[str]:
+        found = [text for _, text in component_strings(self.components)]
+        return ([self.title] if self.title else []) + found
+
+
+@dataclass(eq=False)
+class UploadRecord:
+    """One file the bot uploaded, with its alt text (`description`)."""
+
+    message_id: int
+    channel_id: int
+    filename: str
+    description: str | None
+    content_type: str
+    size: int
+    data: bytes = b""
 
 
 class FakeGuild:
@@ -236,6 +331,12 @@ class FakeGuild:
         self.roles: list[FakeRole] = [FakeRole(guild_id, "@everyone", perms.EVERYONE_DEFAULT)]
         self.channels: list[FakeChannel] = []
         self.members: dict[int, FakeMember] = {}
+        self.bans: dict[int, str | None] = {}  # user id -> reason
+        self.bot_present = True  # False once the bot was kicked from the guild (remove_bot)
+
+    def _emit(self, event: str, data: dict[str, Any]) -> None:
+        if self.bot_present:  # a guild the bot was removed from sends it nothing
+            self._world.emit(event, data)
 
     def __repr__(self) -> str:
         return f"<FakeGuild {self.name!r} id={self.id}>"
@@ -247,7 +348,7 @@ class FakeGuild:
     def add_role(self, name: str, permissions: int = 0, **attrs: Any) -> FakeRole:
         role = FakeRole(self._world.ids.next(), name, permissions, position=len(self.roles), **attrs)
         self.roles.append(role)
-        self._world.emit("GUILD_ROLE_CREATE", {"guild_id": str(self.id), "role": render.role(role)})
+        self._emit("GUILD_ROLE_CREATE", {"guild_id": str(self.id), "role": render.role(role)})
         return role
 
     def add_text_channel(
@@ -292,7 +393,7 @@ class FakeGuild:
                 chan.set_overwrite(member.id, 1, allow=perms.VIEW_CHANNEL | perms.SEND_MESSAGES)
         self.channels.append(chan)
         self._world.channels[chan.id] = chan
-        self._world.emit("CHANNEL_CREATE", render.channel(chan))
+        self._emit("CHANNEL_CREATE", render.channel(chan))
         return chan
 
     def add_member(
@@ -308,6 +409,8 @@ class FakeGuild:
     ) -> FakeMember:
         """Add a member (creating the user when given a name). manage_guild/admin grant a role with that perm."""
         fake_user = user if isinstance(user, FakeUser) else self._world.add_user(user, bot=bot)
+        if fake_user.id in self.bans:
+            raise InteractionError(f"{fake_user.name} is banned from {self.name}")
         member = FakeMember(self, fake_user, list(roles), nick)
         if manage_guild:
             member.roles.append(self._perm_role("Game Host", perms.MANAGE_GUILD))
@@ -318,16 +421,85 @@ class FakeGuild:
         self.members[fake_user.id] = member
         if fake_user.id != self._world.bot.id:
             payload = render.member(member) | {"guild_id": str(self.id)}
-            self._world.emit("GUILD_MEMBER_ADD", payload)
+            self._emit("GUILD_MEMBER_ADD", payload)
         return member
 
     def remove_member(self, member: FakeMember) -> None:
-        self.members.pop(member.id, None)
-        self._world.emit("GUILD_MEMBER_REMOVE", {"guild_id": str(self.id), "user": render.user(member.user)})
+        """The member leaves (or is kicked): GUILD_MEMBER_REMOVE; REST now answers 404 10007 Unknown Member."""
+        if self.members.pop(member.id, None) is not None:
+            self._emit("GUILD_MEMBER_REMOVE", {"guild_id": str(self.id), "user": render.user(member.user)})
+
+    def kick(self, member: FakeMember) -> None:
+        """Kicked by a moderator: the same events as leaving (GUILD_MEMBER_REMOVE); they may join again."""
+        self.remove_member(member)
+
+    def ban(self, member: FakeMember | FakeUser, *, reason: str | None = None) -> None:
+        """Banned: GUILD_MEMBER_REMOVE (if a member) and GUILD_BAN_ADD; `add_member` refuses them afterwards."""
+        user = member.user if isinstance(member, FakeMember) else member
+        self.bans[user.id] = reason
+        found = self.members.get(user.id)
+        if found is not None:
+            self.remove_member(found)
+        self._emit("GUILD_BAN_ADD", {"guild_id": str(self.id), "user": render.user(user)})
+
+    def unban(self, user: FakeMember | FakeUser) -> None:
+        fake_user = user.user if isinstance(user, FakeMember) else user
+        if self.bans.pop(fake_user.id, 0) != 0:
+            self._emit("GUILD_BAN_REMOVE", {"guild_id": str(self.id), "user": render.user(fake_user)})
+
+    def remove_bot(self) -> None:
+        """The bot is kicked from the guild: GUILD_DELETE (no `unavailable`, so discord.py fires
+        on_guild_remove); guild routes answer 404 10004, its channels 403 50001 Missing Access."""
+        if not self.bot_present:
+            return
+        self._world.emit("GUILD_DELETE", {"id": str(self.id)})
+        self.bot_present = False
+        self.members.pop(self._world.bot.id, None)
+        self._world.removed_guilds.append(self)
+        self._world.guilds.remove(self)
+
+    def is_member(self, user: FakeMember | FakeUser) -> bool:
+        return self.members.get(user.id) is not None
+
+    def delete_channel(self, channel: FakeChannel) -> None:
+        """Deleted by a moderator: CHANNEL_DELETE on the gateway; REST on it answers 404 10003 Unknown Channel."""
+        if channel in self.channels:
+            self.channels.remove(channel)
+        channel.deleted = True
+        self._world.channels.pop(channel.id, None)
+        self._world.deleted_channels[channel.id] = channel
+        self._emit("CHANNEL_DELETE", render.channel(channel))
+
+    def set_permissions(
+        self, channel: FakeChannel, target: FakeMember | FakeRole | FakeUser, *, allow: int = 0, deny: int = 0
+    ) -> None:
+        """Set (replace) the channel's overwrite for a member or role (the guild's `everyone` role for
+        @everyone, `bot_member` for the bot); CHANNEL_UPDATE tells the bot."""
+        target_type = 0 if isinstance(target, FakeRole) else 1
+        channel.set_overwrite(target.id, target_type, allow, deny)
+        self._emit("CHANNEL_UPDATE", render.channel(channel))
+
+    def clear_permissions(self, channel: FakeChannel, target: FakeMember | FakeRole | FakeUser) -> None:
+        channel.overwrites = [o for o in channel.overwrites if int(o["id"]) != target.id]
+        self._emit("CHANNEL_UPDATE", render.channel(channel))
+
+    def set_role_permissions(self, role: FakeRole, permissions: int) -> None:
+        """Change a role's guild-wide permissions; GUILD_ROLE_UPDATE tells the bot."""
+        role.permissions = permissions
+        self._emit("GUILD_ROLE_UPDATE", {"guild_id": str(self.id), "role": render.role(role)})
+
+    @property
+    def bot_role(self) -> FakeRole:
+        """The bot's managed role (carries `bot_permissions`)."""
+        return next(r for r in self.roles if r.bot_id == self._world.bot.id)
+
+    def set_bot_permissions(self, permissions: int) -> None:
+        """Replace the permissions of the bot's own role (guild-wide; overwrites still apply per channel)."""
+        self.set_role_permissions(self.bot_role, permissions)
 
     def give_role(self, member: FakeMember, role: FakeRole) -> None:
         member.roles.append(role)
-        self._world.emit("GUILD_MEMBER_UPDATE", render.member(member) | {"guild_id": str(self.id)})
+        self._emit("GUILD_MEMBER_UPDATE", render.member(member) | {"guild_id": str(self.id)})
 
     def _perm_role(self, name: str, permission: int) -> FakeRole:
         for role in self.roles:
@@ -386,6 +558,13 @@ class World:
         self.ephemeral_log: dict[int, list[SeenMessage]] = {}
         # app commands by scope: None = global, else guild id
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
+        self.deleted_channels: dict[int, FakeChannel] = {}
+        self.removed_guilds: list[FakeGuild] = []  # guilds the bot was kicked from
+        # users the bot may DM although they share no guild with it (they opened a DM with it)
+        self.dm_contacts: set[int] = set()
+        self.sent_components: list[SentComponents] = []  # every component tree the bot sent (messages, edits, modals)
+        self.uploads: list[UploadRecord] = []  # every file the bot uploaded
+        self.shard_count = 1  # what GET /gateway/bot recommends; add_guild(shard=...) picks ids for it
         self.bot = self.add_user(bot_name, bot=True)
 
     def add_user(self, name: str, *, bot: bool = False) -> FakeUser:
@@ -393,8 +572,9 @@ class World:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, bot_permissions: int) -> FakeGuild:
-        guild = FakeGuild(self, self.ids.next(), name)
+    def add_guild(self, name: str, bot_permissions: int, *, shard: int | None = None) -> FakeGuild:
+        gid = self.ids.next() if shard is None else self.ids.next_on_shard(shard, self.shard_count)
+        guild = FakeGuild(self, gid, name)
         bot_role = FakeRole(
             self.ids.next(), self.bot.name, bot_permissions, position=1, managed=True, bot_id=self.bot.id
         )
@@ -402,6 +582,9 @@ class World:
         guild.members[self.bot.id] = FakeMember(guild, self.bot, [bot_role])
         self.guilds.append(guild)
         return guild
+
+    def shares_guild(self, user: FakeUser) -> bool:
+        return any(g.members.get(user.id) is not None for g in self.guilds)
 
     def guild(self, guild_id: int) -> FakeGuild | None:
         return next((g for g in self.guilds if g.id == guild_id), None)
