@@ -39,6 +39,12 @@ class CrimeCityPresentation:
 
         return render_board(view)
 
+    async def adopt_legacy(self, conn: Any) -> None:
+        """Migration 3: this game's rows of schema versions 1-2 in the generic tables."""
+        from .legacy import adopt
+
+        await adopt(conn)
+
     def dynamic_items(self) -> Sequence[type[discord.ui.DynamicItem[Any]]]:
         from .panel import PanelControl
 
