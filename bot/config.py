@@ -14,7 +14,7 @@ class Settings:
     database: str = DEFAULT_DB
     log_level: str = "INFO"
     command_sync: str = "global"  # "global", "guild:<id>" or "off"
-    host_role: str | None = None  # a role id or name allowed to run /crimecity new
+    host_role: str | None = None  # a role id or name allowed to open games without Manage Server
 
     @staticmethod
     def from_env(env: dict[str, str] | None = None) -> Settings:

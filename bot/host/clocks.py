@@ -34,7 +34,9 @@ def reconcile(
     last = len(wanted) - 1
     for i, clock in enumerate(wanted):
         prev = by_id.get(clock.id)
-        left = _left(prev, now) if prev is not None else (clock.seconds if clock.seconds is not None else default_seconds)
+        left = (
+            _left(prev, now) if prev is not None else (clock.seconds if clock.seconds is not None else default_seconds)
+        )
         runs = i == last and not paused
         out.append(ClockRow(clock.id, i, now + left if runs else None, None if runs else left))
     return out

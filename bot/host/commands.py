@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from rules.contract import ParseError, RulesError
+
 from .context import Caller
+from .errors import Refused, UserError
 
 if TYPE_CHECKING:
     from . import Host
@@ -91,3 +94,35 @@ async def game_choices(
     except Exception:
         log.exception("game autocomplete failed")
         return []
+
+
+APOLOGY = "Sorry, something went wrong on my side. Nothing you had already recorded was lost; please try again."
+
+
+def user_message(error: BaseException) -> str | None:
+    """The message for an error the user can fix, or None for a bug."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, (RulesError, Refused)):
+        return f"Not allowed: {error.message}"
+    if isinstance(error, ParseError):
+        return f"Could not read that: {error}"
+    if isinstance(error, UserError):
+        return error.message
+    if isinstance(error, app_commands.TransformerError):
+        return f"Could not read the option value {str(error.value)[:100]!r}."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f}s."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You cannot use this command here."
+    return None
+
+
+async def send_ephemeral(interaction: discord.Interaction, message: str) -> None:
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message[:2000], ephemeral=True)
+        else:
+            await interaction.response.send_message(message[:2000], ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id, exc_info=True)

@@ -52,7 +52,7 @@ class Caller:
 
 @dataclass(frozen=True, slots=True)
 class Member:
-    """A member named in a command option (user type), e.g. `/crimecity admin replace new:`."""
+    """A member named in a command option (user type), e.g. the new holder of a seat."""
 
     user_id: int
     user_name: str

@@ -18,12 +18,12 @@ from typing import Any
 
 import discord
 
+from ..aio import wait_event
 from ..storage import games as games_repo
 from ..storage import outbox as outbox_repo
 from ..storage.db import Database
 from ..storage.models import OutboxRow
 from ..storage.sql import row as fetch_row
-from ..aio import wait_event
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +168,9 @@ class Delivery:
         if picture is not None:
             png = await asyncio.to_thread(self._draw, picture["kind"], picture["view"])
             if png:
-                kwargs["file"] = discord.File(io.BytesIO(png), filename="board.png", description=picture.get("alt") or None)
+                kwargs["file"] = discord.File(
+                    io.BytesIO(png), filename="board.png", description=picture.get("alt") or None
+                )
         await channel.send(**kwargs)
         log.info("outbox %s: posted to channel %s (game %s)", row.id, row.channel_id, row.game_id)
 

@@ -218,14 +218,21 @@ class Hosting:
                         await self.stepper.queue(conn, game, closed(game), now)
                 else:
                     roster = Roster(await games_repo.seats(conn, game.id))
-                    await self.stepper.advance(conn, game, roster, [Action(None, dict(HOST_END))], user_id=caller.user_id)
+                    await self.stepper.advance(
+                        conn, game, roster, [Action(None, dict(HOST_END))], user_id=caller.user_id
+                    )
                 game = await reload(conn, game.id)
             self.committed()
         log.info("game %s: ended by the host", game.id)
         return game
 
     async def replace(
-        self, caller: Caller, kind: str, old: Member, new: Member, brief: Callable[[GameRow, Roster, str, Any, list[Any]], str],
+        self,
+        caller: Caller,
+        kind: str,
+        old: Member,
+        new: Member,
+        brief: Callable[[GameRow, Roster, str, Any, list[Any]], str],
         game_opt: str | None = None,
     ) -> tuple[GameRow, Roster, str]:
         """Hand `old`'s seat to `new`; the new holder gets `brief(game, roster, seat, state, learned)` by DM:
@@ -293,5 +300,3 @@ class Hosting:
         async with self.db.transaction() as conn:
             await self.stepper.queue(conn, game, messages, self.clock())
         self.committed()
-
-

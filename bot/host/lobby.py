@@ -44,8 +44,13 @@ class Lobby:
         self.committed = committed
 
     async def open(
-        self, caller: Caller, kind: str, settings: Mapping[str, Any], options: HostOptions,
-        *, season_id: int | None = None,
+        self,
+        caller: Caller,
+        kind: str,
+        settings: Mapping[str, Any],
+        options: HostOptions,
+        *,
+        season_id: int | None = None,
     ) -> GameRow:
         info = self.presentations[kind].game.info
         if not caller.in_guild:
@@ -92,8 +97,12 @@ class Lobby:
             if len(roster) >= info.max_players:
                 raise UserError(f"The lobby is full: {info.title} takes {players_text(info)}.")
             await games_repo.add_seat(
-                conn, game.id, user_id=caller.user_id, user_name=caller.user_name,
-                display_name=caller.display_name, now=self.clock(),
+                conn,
+                game.id,
+                user_id=caller.user_id,
+                user_name=caller.user_name,
+                display_name=caller.display_name,
+                now=self.clock(),
             )
             roster = Roster(await games_repo.seats(conn, game.id))
         return game, roster

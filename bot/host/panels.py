@@ -34,7 +34,7 @@ class Panels:
     def __init__(self, db: Database, *, clock: Callable[[], float], reopen: str) -> None:
         self.db = db
         self.clock = clock
-        self.reopen = reopen  # how to get a fresh panel, e.g. "Open a new one with /crimecity panel."
+        self.reopen = reopen  # how to get a fresh panel, in the game's words
 
     async def open(self, game: GameRow, user_id: int, data: dict[str, Any]) -> PanelRow:
         nonce = secrets.token_hex(6)

@@ -265,7 +265,9 @@ class Play:
             del contexts[next(iter(contexts))]
         contexts[ctx.game.id] = ctx
 
-    async def _game_id(self, caller: Caller, kind: str, game_opt: str | None, *, fresh: bool = False) -> tuple[int, bool]:
+    async def _game_id(
+        self, caller: Caller, kind: str, game_opt: str | None, *, fresh: bool = False
+    ) -> tuple[int, bool]:
         """The id of the game a command is for, and whether it came from the channel hint (unchecked)."""
         channel = caller.channel_id if caller.in_guild else None
         if channel is not None and not fresh:
@@ -312,8 +314,8 @@ class Play:
     async def collected_move(self, game: GameRow, seat: str) -> dict[str, Any] | None:
         async with self.db.reader() as conn:
             found = await row(
-                conn, "SELECT move_json FROM submissions WHERE game_id = ? AND step = ? AND seat = ?",
+                conn,
+                "SELECT move_json FROM submissions WHERE game_id = ? AND step = ? AND seat = ?",
                 (game.id, game.step, seat),
             )
         return None if found is None else json.loads(found["move_json"])
-

@@ -95,7 +95,7 @@ class Presentation(Protocol):
 
 
 def title_of(presentation: Presentation, pending: Pending | None) -> str:
-    """A decision's name in the game's words ("Round 2", "the draft"), for the host's own messages."""
+    """A decision's name in the game's words, for the host's own messages ("the vote", "Turn 3")."""
     if pending is None:
         return "the game"
     title = getattr(presentation, "decision_title", None)

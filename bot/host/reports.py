@@ -82,8 +82,10 @@ class Reports:
         self.clock = clock
 
     async def board(self, caller: Caller, kind: str, game_opt: str | None = None) -> Board:
-        game = await self.finder.game_or_last(caller, kind, game_opt) if not caller.in_guild else await self.finder.game(
-            caller, kind, game_opt
+        game = (
+            await self.finder.game_or_last(caller, kind, game_opt)
+            if not caller.in_guild
+            else await self.finder.game(caller, kind, game_opt)
         )
         async with self.db.read() as conn:
             roster = Roster(await games_repo.seats(conn, game.id))
@@ -125,8 +127,9 @@ class Reports:
             async with self.db.transaction() as conn:
                 await outbox_repo.mark_inbox_read(conn, game_id, seat, self.clock(), ids=ids)
 
-    async def history(self, caller: Caller, kind: str, page: int = 1, *, visible: Callable[[int], bool] | None = None
-                      ) -> History:
+    async def history(
+        self, caller: Caller, kind: str, page: int = 1, *, visible: Callable[[int], bool] | None = None
+    ) -> History:
         """The server's ended games of this kind, newest first. `visible(channel_id)`: whether the caller
         may see that channel (games of channels they cannot see are left out)."""
         if not caller.in_guild:

@@ -13,10 +13,10 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
+from ..aio import wait_event
 from ..storage import timers as timers_repo
 from ..storage.db import Database
 from ..storage.models import TimerRow
-from ..aio import wait_event
 
 log = logging.getLogger(__name__)
 

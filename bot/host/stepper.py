@@ -107,8 +107,14 @@ class Stepper:
         out = rules.setup(tuple(roster.seats), settings, chance)
         setup = {"seats": roster.seats, "settings": settings, "chance": chance.drawn}
         await games_repo.update_game(
-            conn, game.id, seed=seed, draws=chance.draws, setup_json=dumps(setup), started_at=now,
-            status=RUNNING, settings_json=dumps(settings),
+            conn,
+            game.id,
+            seed=seed,
+            draws=chance.draws,
+            setup_json=dumps(setup),
+            started_at=now,
+            status=RUNNING,
+            settings_json=dumps(settings),
         )
         started = await games_repo.get_game(conn, game.id)
         assert started is not None
@@ -226,7 +232,9 @@ class Stepper:
         rows = clocks.reconcile(
             old, wanted, now=now, paused=game.paused, default_seconds=game.options.deadline_hours * 3600
         )
-        if [(r.clock, r.deadline_at, r.remaining) for r in rows] != [(r.clock, r.deadline_at, r.remaining) for r in old]:
+        if [(r.clock, r.deadline_at, r.remaining) for r in rows] != [
+            (r.clock, r.deadline_at, r.remaining) for r in old
+        ]:
             await clocks_repo.replace_clocks(conn, game.id, rows)
         return rows
 
@@ -252,7 +260,9 @@ class Stepper:
         if remind is not None:
             await timers_repo.add_timer(conn, game.id, REMINDER, game.step, remind, clock=run.clock)
 
-    async def remind(self, conn: Any, game: GameRow, roster: Roster, seats: tuple[str, ...], deadline_at: float) -> None:
+    async def remind(
+        self, conn: Any, game: GameRow, roster: Roster, seats: tuple[str, ...], deadline_at: float
+    ) -> None:
         assert game.pending is not None
         messages = self.presentations[game.kind].reminder(Reminder(game, roster, game.pending, deadline_at, seats))
         await self.queue(conn, game, messages, self.clock())

@@ -33,7 +33,7 @@ CREATE TABLE games (
     host_id        INTEGER NOT NULL,
     status         TEXT    NOT NULL,             -- lobby | running | ended
     settings_json  TEXT    NOT NULL,             -- the game's own settings (GameInfo.settings)
-    options_json   TEXT    NOT NULL,             -- the host's: deadline_hours, reminder_hours, wait_for_deadline, reveal
+    options_json   TEXT    NOT NULL,             -- the host's: deadlines, reminders, wait_for_deadline, reveal
     seed           TEXT,                         -- the secret chance seed, from the start on
     draws          INTEGER NOT NULL DEFAULT 0,   -- chance draws made so far (SeededChance start)
     setup_json     TEXT,                         -- seats, settings and chance outcomes of setup

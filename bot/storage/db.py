@@ -227,7 +227,7 @@ class Database:
             try:
                 # A joiner's savepoint is not released when it succeeds (one round trip fewer): COMMIT ends
                 # them all, and ROLLBACK TO names the most recent savepoint, i.e. the failing member's own.
-                await _finish(conn.execute("BEGIN IMMEDIATE" if first else "SAVEPOINT crimecity_tx"))
+                await _finish(conn.execute("BEGIN IMMEDIATE" if first else "SAVEPOINT host_tx"))
                 yield conn
             except BaseException:
                 await _finish(self._undo(conn, batch, first))
@@ -275,7 +275,7 @@ class Database:
             return
         if conn.in_transaction:
             try:
-                await conn.execute("ROLLBACK TO crimecity_tx")  # undoes this member's changes; the others' stay
+                await conn.execute("ROLLBACK TO host_tx")  # undoes this member's changes; the others' stay
                 return
             except sqlite3.Error as exc:
                 error: BaseException = exc

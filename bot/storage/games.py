@@ -9,8 +9,22 @@ from .sql import dumps, insert, marks, row, rows, run
 
 _UPDATABLE = frozenset(
     {
-        "status", "settings_json", "options_json", "seed", "draws", "setup_json", "state_json", "version", "step",
-        "pending_json", "step_opened_at", "paused", "results_json", "season_id", "started_at", "ended_at",
+        "status",
+        "settings_json",
+        "options_json",
+        "seed",
+        "draws",
+        "setup_json",
+        "state_json",
+        "version",
+        "step",
+        "pending_json",
+        "step_opened_at",
+        "paused",
+        "results_json",
+        "season_id",
+        "started_at",
+        "ended_at",
         "host_id",
     }
 )
@@ -48,7 +62,9 @@ async def active_game_in_channel(conn: Any, channel_id: int) -> GameRow | None:
 
 async def active_games_of_user(conn: Any, user_id: int, kind: str | None = None) -> list[GameRow]:
     """Games (not ended) where the user holds a seat or is the host."""
-    sql = "SELECT * FROM games WHERE status != ? AND (host_id = ? OR id IN (SELECT game_id FROM seats WHERE user_id = ?))"
+    sql = (
+        "SELECT * FROM games WHERE status != ? AND (host_id = ? OR id IN (SELECT game_id FROM seats WHERE user_id = ?))"
+    )
     args: list[Any] = [ENDED, user_id, user_id]
     if kind is not None:
         sql += " AND kind = ?"
@@ -124,7 +140,13 @@ async def remove_seat(conn: Any, game_id: int, seat: str) -> None:
 
 
 async def reassign_seat(
-    conn: Any, game_id: int, seat: str, *, user_id: int | None, user_name: str, display_name: str,
+    conn: Any,
+    game_id: int,
+    seat: str,
+    *,
+    user_id: int | None,
+    user_name: str,
+    display_name: str,
     computer: str | None = None,
 ) -> None:
     await run(
@@ -139,7 +161,8 @@ async def seat_holders(conn: Any, game_ids: set[int]) -> dict[tuple[int, str], i
     if not game_ids:
         return {}
     found = await rows(
-        conn, f"SELECT game_id, seat, user_id FROM seats WHERE game_id IN ({marks(len(game_ids))})",
+        conn,
+        f"SELECT game_id, seat, user_id FROM seats WHERE game_id IN ({marks(len(game_ids))})",
         sorted(game_ids),
     )
     return {(r["game_id"], r["seat"]): r["user_id"] for r in found}

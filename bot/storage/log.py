@@ -50,7 +50,8 @@ async def add_seat_change(
 async def moves(conn: Any, game_id: int) -> list[LogEntry]:
     """The steps of the game, in order (what replays to its snapshot)."""
     found = await rows(
-        conn, "SELECT actions_json, chance_json FROM moves WHERE game_id = ? AND kind = 'step' ORDER BY seq",
+        conn,
+        "SELECT actions_json, chance_json FROM moves WHERE game_id = ? AND kind = 'step' ORDER BY seq",
         (game_id,),
     )
     return [LogEntry.from_json({"actions": loads(r["actions_json"]), "chance": loads(r["chance_json"])}) for r in found]

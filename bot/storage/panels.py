@@ -10,8 +10,9 @@ from .sql import dumps, row, run
 PER_PLAYER = 1  # live panels a player keeps per game: opening a new one retires the older ones
 
 
-async def create_panel(conn: Any, nonce: str, game_id: int, user_id: int, step: int, data: dict[str, Any],
-                       now: float) -> None:
+async def create_panel(
+    conn: Any, nonce: str, game_id: int, user_id: int, step: int, data: dict[str, Any], now: float
+) -> None:
     await run(conn, "DELETE FROM panels WHERE game_id = ? AND user_id = ?", (game_id, user_id))
     await run(
         conn,

@@ -57,21 +57,35 @@ def export_record(game: CrimeCity, record: Record) -> dict[str, JSON]:
     names = dict(record.names)
     if draft_moves is None:  # the draft never resolved: the file can only hold who was going to play
         return export_replay(
-            list(record.seats), rounds_total=state.rounds_total, garnets=state.garnets, rounds=[],
-            placements=list(state.placements), draft={}, name_of=names,
+            list(record.seats),
+            rounds_total=state.rounds_total,
+            garnets=state.garnets,
+            rounds=[],
+            placements=list(state.placements),
+            draft={},
+            name_of=names,
         )
     if cut is None:
         doc = export_replay(
-            list(record.seats), rounds_total=state.rounds_total, garnets=draft_garnets, rounds=rounds,
-            placements=placements, draft=draft_moves, name_of=names,
+            list(record.seats),
+            rounds_total=state.rounds_total,
+            garnets=draft_garnets,
+            rounds=rounds,
+            placements=placements,
+            draft=draft_moves,
+            name_of=names,
         )
         if not _replays_to(doc, expected, names):
             raise AssertionError("the export does not replay to the announced rounds")
         return doc
     done, at = cut
     doc = export_replay(
-        list(record.seats), rounds_total=state.rounds_total, garnets=at.garnets, rounds=rounds[done:],
-        seats=at.seats, name_of=names,
+        list(record.seats),
+        rounds_total=state.rounds_total,
+        garnets=at.garnets,
+        rounds=rounds[done:],
+        seats=at.seats,
+        name_of=names,
     )
     doc["start"] = _renamed_start(start_block(at), names)
     if not _replays_to(doc, expected[done:], names):

@@ -1,4 +1,5 @@
-"""rules/ stays pure: no discord, asyncio, sqlite, clock or global random (the design card)."""
+"""rules/ stays pure: nothing of bot/, no discord, asyncio, sqlite, clock or global random (the design card);
+and each game's package uses only the contract and itself."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 FORBIDDEN = {"discord", "asyncio", "sqlite3", "aiosqlite", "time", "datetime", "socket", "aiohttp", "os",
-             "threading", "subprocess", "secrets", "uuid"}
+             "threading", "subprocess", "secrets", "uuid", "bot"}
 # The command-line front reads files and draws a progress bar; nothing else may do I/O.
 IO_ALLOWED = {"cli.py", "__main__.py"}
 
@@ -43,3 +44,25 @@ def test_the_check_catches_a_violation(tmp_path: Path) -> None:
     bad = ast.parse("import time\nfrom random import choice\n")
     mods = dict(_imports(bad))
     assert "time" in mods and mods["random"] == ["choice"]
+
+
+def test_each_game_uses_only_the_contract_and_itself() -> None:
+    games = [p for p in RULES.iterdir() if p.is_dir() and (p / "__init__.py").exists()]
+    assert [g.name for g in games if g.name == "crimecity"]
+    bad = []
+    for game in games:
+        for f in game.rglob("*.py"):
+            tree = ast.parse(f.read_text(), str(f))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    if node.level == 0 and node.module.startswith("rules.") and not node.module.startswith(
+                        (f"rules.{game.name}", "rules.contract")
+                    ):
+                        bad.append((str(f.relative_to(RULES)), node.module))
+                    depth = len(f.relative_to(game).parts)  # how many levels up leaves the game's package
+                    if node.level >= depth + 1 and node.module.split(".")[0] not in ("contract",):
+                        bad.append((str(f.relative_to(RULES)), "." * node.level + node.module))
+                elif isinstance(node, ast.Import):
+                    bad += [(str(f.relative_to(RULES)), a.name) for a in node.names if a.name.startswith("rules.")
+                            and not a.name.startswith((f"rules.{game.name}", "rules.contract"))]
+    assert bad == []

@@ -265,14 +265,16 @@ class CrashWorld:
         if not steps:
             return None
         move = None
-        for r in self.query("SELECT actions_json FROM moves WHERE game_id = ? AND step = ? AND kind = 'step'",
-                            (game_id, steps[0])):
+        for r in self.query(
+            "SELECT actions_json FROM moves WHERE game_id = ? AND step = ? AND kind = 'step'", (game_id, steps[0])
+        ):
             for action in json.loads(r["actions_json"]):
                 if action["by"] == seat:
                     move = action["move"]
         if move is None:
             found = self.query(
-                "SELECT move_json FROM submissions WHERE game_id = ? AND step = ? AND seat = ?", (game_id, steps[0], seat)
+                "SELECT move_json FROM submissions WHERE game_id = ? AND step = ? AND seat = ?",
+                (game_id, steps[0], seat),
             )
             move = json.loads(found[0]["move_json"]) if found else None
         if move is None:
@@ -283,7 +285,9 @@ class CrashWorld:
 
     def logged_boards(self, game_id: int) -> dict[int, dict[str, Any]]:
         """Round -> the public view of the board the bot logged when that round resolved."""
-        rows = self.query("SELECT data_json FROM events WHERE game_id = ? AND kind = 'board' AND public = 1", (game_id,))
+        rows = self.query(
+            "SELECT data_json FROM events WHERE game_id = ? AND kind = 'board' AND public = 1", (game_id,)
+        )
         return {d["round"]: d["view"] for d in (json.loads(r["data_json"]) for r in rows)}
 
     # ---- checks ------------------------------------------------------------------------------

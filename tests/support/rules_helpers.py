@@ -50,8 +50,16 @@ def state_of(d: dict) -> GameState:
 
 def board(text: str) -> dict[str, list[str]]:
     """'TH{POL,SEC} MN{} ...' (rulings notation) as a replay board."""
-    codes = {"POL": "policeman", "SEC": "secretary", "BAN": "banker", "ARM": "armed_guard", "CLK": "store_clerk",
-             "DET": "detective", "GOV": "governor", "DAU": "governors_daughter"}
+    codes = {
+        "POL": "policeman",
+        "SEC": "secretary",
+        "BAN": "banker",
+        "ARM": "armed_guard",
+        "CLK": "store_clerk",
+        "DET": "detective",
+        "GOV": "governor",
+        "DAU": "governors_daughter",
+    }
     locs = {"TH": "town_hall", "MN": "mansion", "MS": "main_street", "BK": "bank"}
     out = {}
     for part in text.split():

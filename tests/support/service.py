@@ -22,8 +22,14 @@ class Service:
         self.clock = self.host.clock
 
     async def new_game(
-        self, caller: Caller, *, rounds: int = 6, deadline_hours: float = 24, garnets: int = 0,
-        wait_for_deadline: bool = False, reminder_hours: float = 1.0,
+        self,
+        caller: Caller,
+        *,
+        rounds: int = 6,
+        deadline_hours: float = 24,
+        garnets: int = 0,
+        wait_for_deadline: bool = False,
+        reminder_hours: float = 1.0,
     ) -> Any:
         options = HostOptions(deadline_hours, reminder_hours, wait_for_deadline)
         return await self.host.lobby.open(caller, KIND, {"rounds": rounds, "garnets": garnets}, options)
@@ -34,13 +40,14 @@ class Service:
     async def start(self, caller: Caller, game_opt: str | None = None) -> Any:
         return await self.host.lobby.start(caller, KIND, game_opt)
 
-    async def submit_draft(self, caller: Caller, *, bid: int, roles: str | None, characters: str | None,
-                           game_opt: str | None = None) -> Any:
-        return await moves.submit_draft(self.host, caller, bid=bid, roles=roles, characters=characters,
-                                        game_opt=game_opt)
+    async def submit_draft(
+        self, caller: Caller, *, bid: int, roles: str | None, characters: str | None, game_opt: str | None = None
+    ) -> Any:
+        return await moves.submit_draft(
+            self.host, caller, bid=bid, roles=roles, characters=characters, game_opt=game_opt
+        )
 
-    async def submit_actions(self, caller: Caller, first: str, second: str | None, game_opt: str | None = None
-                             ) -> Any:
+    async def submit_actions(self, caller: Caller, first: str, second: str | None, game_opt: str | None = None) -> Any:
         return await moves.submit_actions(self.host, caller, first, second, game_opt)
 
     async def submit_guess(self, caller: Caller, text: str, game_opt: str | None = None) -> Any:

@@ -70,5 +70,3 @@ async def draft_cast(t: Table, cast: dict[str, tuple[str, str]]) -> None:
         role, char = cast[n]
         await t.cmd(t.players[n], "draft", bid=0, roles=role, characters=char)
     await t.idle()
-
-

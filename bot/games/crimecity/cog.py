@@ -20,8 +20,7 @@ from rules.crimecity.game import ROUND
 from rules.crimecity.notation import describe_action, format_action, parse_action
 from rules.crimecity.validate import BUY_COST
 
-from ...host import HostOptions, Member
-from ...host.commands import GAME_HELP, MAX_CHOICES, answer, caller_of, game_choices, matches, timestamp
+from ...host import GAME_HELP, MAX_CHOICES, HostOptions, Member, answer, caller_of, game_choices, matches, timestamp
 from . import reports, rules_pages
 from .moves import buy_friendship, submit_actions, submit_draft, submit_guess
 from .panel import panel_view
@@ -59,7 +58,9 @@ def _lobby_line(names: list[str]) -> str:
 
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
 @app_commands.allowed_installs(guilds=True, users=False)
-class CrimeCityCog(commands.GroupCog, group_name=KIND, group_description="Crime City: a hidden-role game for 5 players"):
+class CrimeCityCog(
+    commands.GroupCog, group_name=KIND, group_description="Crime City: a hidden-role game for 5 players"
+):
     admin = app_commands.Group(name="admin", description="Hosting commands (the game's host or Manage Server).")
 
     def __init__(self, host: Host, presentation: CrimeCityPresentation) -> None:
@@ -92,9 +93,7 @@ class CrimeCityCog(commands.GroupCog, group_name=KIND, group_description="Crime 
         options = HostOptions(
             deadline_hours=deadline_hours, reminder_hours=reminder_hours, wait_for_deadline=wait_for_deadline
         )
-        game = await self.host.lobby.open(
-            caller_of(interaction), KIND, {"rounds": rounds, "garnets": garnets}, options
-        )
+        game = await self.host.lobby.open(caller_of(interaction), KIND, {"rounds": rounds, "garnets": garnets}, options)
         remind = f"reminders {reminder_hours:g} h before each deadline" if reminder_hours else "no reminders"
         text = (
             f"**Crime City** — a new game (#{game.id}) is open in this channel, hosted by {interaction.user.mention}.\n"
@@ -261,7 +260,9 @@ class CrimeCityCog(commands.GroupCog, group_name=KIND, group_description="Crime 
 
     @app_commands.command(name="friendship", description="Spend 3 garnets per point on a friendship (this round).")
     @app_commands.describe(
-        a="A character", b="Another character", points="Points to buy for this pair this round (0 cancels)",
+        a="A character",
+        b="Another character",
+        points="Points to buy for this pair this round (0 cancels)",
         game=GAME_HELP,
     )
     async def friendship(
@@ -381,7 +382,7 @@ class CrimeCityCog(commands.GroupCog, group_name=KIND, group_description="Crime 
     async def admin_reminder(
         self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.0, 1440.0], game: str | None = None
     ) -> None:
-        from ...host.clocks import reminder_at
+        from ...host import reminder_at
 
         clock = await self.host.hosting.reminder(caller_of(interaction), KIND, hours, game)
         if hours == 0:
@@ -448,8 +449,16 @@ class CrimeCityCog(commands.GroupCog, group_name=KIND, group_description="Crime 
         await answer(interaction, "The game's record (replay.md format). It holds every secret.", file=file)
 
     for _command in (
-        admin_resolve, admin_deadline, admin_reminder, admin_pause, admin_resume, admin_end, admin_replace,
-        admin_garnets, admin_placements, admin_export,
+        admin_resolve,
+        admin_deadline,
+        admin_reminder,
+        admin_pause,
+        admin_resume,
+        admin_end,
+        admin_replace,
+        admin_garnets,
+        admin_placements,
+        admin_export,
     ):
         _command.autocomplete("game")(_games)
     del _command
@@ -461,4 +470,3 @@ def character_choices(current: str) -> list[app_commands.Choice[str]]:
         for c in CHARACTERS
         if matches(current, c.value, char_title(c.value))
     ]
-

@@ -16,12 +16,12 @@ import secrets
 from typing import Any
 
 from rules.contract import Action, LogEntry, RecordedChance, SeededChance
-from rules.crimecity.game import GAME, Match, draft_move
 from rules.crimecity.draft import DraftSubmission
+from rules.crimecity.game import GAME, Match, draft_move
 from rules.crimecity.ids import Character, Role
 from rules.crimecity.state import GameState
 
-from ...host.roster import Roster
+from ...host import Roster
 from ...storage.models import ENDED, LOBBY, RUNNING, HostOptions, SeatRow
 from ...storage.sql import dumps
 
@@ -49,32 +49,55 @@ async def adopt(conn: Any) -> None:
         await conn.execute(
             "INSERT INTO outbox(game_id, target, channel_id, seat, payload_json, created_at, attempts, next_try_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (row["game_id"], row["target"], row["channel_id"], row["seat"], dumps(payload), row["created_at"],
-             row["attempts"], row["next_try_at"]),
+            (
+                row["game_id"],
+                row["target"],
+                row["channel_id"],
+                row["seat"],
+                dumps(payload),
+                row["created_at"],
+                row["attempts"],
+                row["next_try_at"],
+            ),
         )
 
 
 async def _adopt_game(conn: Any, old: dict[str, Any]) -> None:
     gid = old["id"]
-    players = [dict(p) for p in await conn.execute_fetchall(
-        "SELECT * FROM legacy_players WHERE game_id = ? ORDER BY join_seq", (gid,)
-    )]
+    players = [
+        dict(p)
+        for p in await conn.execute_fetchall("SELECT * FROM legacy_players WHERE game_id = ? ORDER BY join_seq", (gid,))
+    ]
     seats = [SeatRow(p["seat"], p["join_seq"], p["user_id"], p["user_name"], p["display_name"]) for p in players]
     roster = Roster(seats)
     placements = json.loads(old["placements_json"]) if old["placements_json"] else []
-    settings = GAME.info.settings_from({
-        "rounds": old["rounds_total"],
-        "garnets": old["start_garnets"],
-        "balances": {p["seat"]: p["start_garnets"] for p in players},
-        "placements": placements,
-    })
-    options = HostOptions(old["deadline_hours"], old["reminder_hours"], bool(old["wait_for_deadline"]), bool(old["reveal"]))
-    status = {"lobby": LOBBY, "ended": ENDED}.get(old["status"], RUNNING)
+    settings = GAME.info.settings_from(
+        {
+            "rounds": old["rounds_total"],
+            "garnets": old["start_garnets"],
+            "balances": {p["seat"]: p["start_garnets"] for p in players},
+            "placements": placements,
+        }
+    )
+    options = HostOptions(
+        old["deadline_hours"], old["reminder_hours"], bool(old["wait_for_deadline"]), bool(old["reveal"])
+    )
     await conn.execute(
         "INSERT INTO games(id, kind, guild_id, channel_id, host_id, status, settings_json, options_json, paused,"
         " created_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (gid, KIND, old["guild_id"], old["channel_id"], old["host_id"], LOBBY, dumps(settings),
-         dumps(options.to_json()), int(old["paused_remaining"] is not None), old["created_at"], old["ended_at"]),
+        (
+            gid,
+            KIND,
+            old["guild_id"],
+            old["channel_id"],
+            old["host_id"],
+            LOBBY,
+            dumps(settings),
+            dumps(options.to_json()),
+            int(old["paused_remaining"] is not None),
+            old["created_at"],
+            old["ended_at"],
+        ),
     )
     for s in seats:
         await conn.execute(
@@ -117,8 +140,7 @@ async def _adopt_game(conn: Any, old: dict[str, Any]) -> None:
                 seq = len(entries) + 1
                 entries.append(LogEntry((action,)))
                 await conn.execute(
-                    "INSERT INTO moves(game_id, seq, step, actions_json, chance_json, at)"
-                    " VALUES (?, ?, ?, ?, '[]', ?)",
+                    "INSERT INTO moves(game_id, seq, step, actions_json, chance_json, at) VALUES (?, ?, ?, ?, '[]', ?)",
                     (gid, seq, step, dumps([action.to_json()]), at),
                 )
                 await _events(conn, gid, seq, step, result.events, at)
@@ -166,20 +188,25 @@ async def _entries(conn: Any, old: dict[str, Any], roster: Roster) -> tuple[list
     """The move log of a version-2 game, and the moves collected for its open decision."""
     gid = old["id"]
     drafts = {
-        r["seat"]: draft_move(DraftSubmission(
-            r["bid"],
-            tuple(Role(x) for x in json.loads(r["roles_json"])),
-            tuple(Character(x) for x in json.loads(r["characters_json"])),
-        ))
+        r["seat"]: draft_move(
+            DraftSubmission(
+                r["bid"],
+                tuple(Role(x) for x in json.loads(r["roles_json"])),
+                tuple(Character(x) for x in json.loads(r["characters_json"])),
+            )
+        )
         for r in await conn.execute_fetchall("SELECT * FROM legacy_draft_submissions WHERE game_id = ?", (gid,))
     }
     draft_actions = tuple(Action(seat, drafts[seat]) for seat in roster.seats if seat in drafts)
     if old["state_json"] is None:  # the draft is still open
         return [], dict(drafts)
     entries = [LogEntry(draft_actions)]
-    resolved = [r["round"] for r in await conn.execute_fetchall(
-        "SELECT round FROM legacy_round_log WHERE game_id = ? ORDER BY round", (gid,)
-    )]
+    resolved = [
+        r["round"]
+        for r in await conn.execute_fetchall(
+            "SELECT round FROM legacy_round_log WHERE game_id = ? ORDER BY round", (gid,)
+        )
+    ]
     rows = await conn.execute_fetchall("SELECT * FROM legacy_submissions WHERE game_id = ?", (gid,))
     by_round: dict[int, dict[str, dict[str, Any]]] = {}
     for r in rows:

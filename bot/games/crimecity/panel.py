@@ -20,9 +20,7 @@ from rules.crimecity import Action, ParseError, legal_actions, legal_seconds
 from rules.crimecity.game import ROUND
 from rules.crimecity.notation import describe_action, format_action, parse_action
 
-from ...host import Caller, UserError
-from ...host.commands import clip, timestamp
-from ...tree import APOLOGY, send_ephemeral, user_message
+from ...host import APOLOGY, Caller, UserError, clip, send_ephemeral, timestamp, user_message
 from .moves import submit_actions
 
 if TYPE_CHECKING:
@@ -75,7 +73,9 @@ async def open_panel(host: Host, caller: Caller, game_opt: str | None) -> PanelS
     return _screen(turn.game, turn.roster, turn.seat, turn.state, row.nonce, data, turn.mine, deadline)
 
 
-async def panel_click(host: Host, caller: Caller, game_id: int, nonce: str, part: str, values: list[str]) -> PanelScreen:
+async def panel_click(
+    host: Host, caller: Caller, game_id: int, nonce: str, part: str, values: list[str]
+) -> PanelScreen:
     """One click on a panel, checked against the current game and the caller first."""
     panel = await host.panels.get(
         caller, game_id, nonce, reopen=NEW_PANEL, resolved="This panel was for a round that has been resolved."
@@ -139,8 +139,16 @@ def _pool(state: Any, roster: Roster, seat: str, picks: list[str]) -> tuple[list
 
 
 def _screen(
-    game: GameRow, roster: Roster, seat: str, state: Any, nonce: str, data: dict[str, Any],
-    mine: dict[str, Any] | None, deadline: float | None, *, note: str = "",
+    game: GameRow,
+    roster: Roster,
+    seat: str,
+    state: Any,
+    nonce: str,
+    data: dict[str, Any],
+    mine: dict[str, Any] | None,
+    deadline: float | None,
+    *,
+    note: str = "",
 ) -> PanelScreen:
     picks, pool = _pool(state, roster, seat, list(data.get("picks", [])))
     by_kind: dict[str, list[PanelOption]] = {k: [] for k in KINDS}
@@ -216,8 +224,9 @@ class PanelControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLA
         host = interaction.client.host  # type: ignore[attr-defined]
         values = [str(v) for v in (interaction.data or {}).get("values", [])]  # type: ignore[union-attr]
         try:
-            screen = await panel_click(host, Caller.from_interaction(interaction), self.game_id, self.nonce, self.part,
-                                       values)
+            screen = await panel_click(
+                host, Caller.from_interaction(interaction), self.game_id, self.nonce, self.part, values
+            )
         except Exception as error:
             message = user_message(error)
             if message is None:

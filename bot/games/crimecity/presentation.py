@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any
 from rules.crimecity.game import DRAFT, EC, GAME, ROUND
 from rules.crimecity.ids import ROLE_GOALS, Role
 
-from ...host import DM, GameRow, Member, Message, Post, Reminder, Roster, StepView
-from ...host.presenting import STATUS, SUBMIT
+from ...host import DM, STATUS, SUBMIT, GameRow, Member, Message, Post, Reminder, Roster, StepView
 from . import texts
 
 if TYPE_CHECKING:
@@ -94,7 +93,9 @@ class CrimeCityPresentation:
                     "You drafted as if you had submitted nothing (rulings Q30)."
                 )
             lines.append(texts.seat_text(s["character"], s["role"], s["goal"], s["garnets"]))
-            lines[-1] += f"\nRound {public['round']} is open: submit with /crimecity act (here or in the game's channel)."
+            lines[-1] += (
+                f"\nRound {public['round']} is open: submit with /crimecity act (here or in the game's channel)."
+            )
             out.append(DM(seat, "\n".join(lines), buttons=(STATUS, SUBMIT)))
         del roster
         return out
@@ -105,7 +106,9 @@ class CrimeCityPresentation:
         rnd, public = board.data["round"], board.data["view"]
         final = view.pending is None or view.pending.decision != ROUND
         if final:
-            content = texts.board_text(public, heading=f"**Crime City — Round {rnd}**: the board after the round (final)")
+            content = texts.board_text(
+                public, heading=f"**Crime City — Round {rnd}**: the board after the round (final)"
+            )
             buttons: tuple[str, ...] = ()
         else:
             content = texts.board_text(
@@ -207,7 +210,9 @@ class CrimeCityPresentation:
             lines.append(texts.seat_text(own["character"], own["role"], own["goal"], view.get("garnets")))
             for event in learned:
                 if event.kind in PRIVATE_KINDS:
-                    lines.append(f"Round {event.data['round']}: {texts.private_result_text(event.data, roster.name_of)}")
+                    lines.append(
+                        f"Round {event.data['round']}: {texts.private_result_text(event.data, roster.name_of)}"
+                    )
         elif game.pending is not None and game.pending.decision == DRAFT:
             lines.append("The draft is open: submit with /crimecity draft.")
         return "\n".join(lines)

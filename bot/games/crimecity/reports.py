@@ -11,9 +11,7 @@ from rules.crimecity.game import DRAFT, EC, ROUND
 from rules.crimecity.notation import format_action, format_guess
 from rules.crimecity.validate import BUY_COST
 
-from ...host import Caller, Member, Refused, Turn, UserError
-from ...host.commands import EMBED_COLOUR, clip, timestamp
-from ...host.reports import Board, Status
+from ...host import EMBED_COLOUR, Board, Caller, Member, Refused, Status, Turn, UserError, clip, timestamp
 from . import texts
 from .presentation import PRIVATE_KINDS, round_of
 
@@ -67,7 +65,8 @@ async def board_text(host: Host, caller: Caller, game_opt: str | None) -> tuple[
     public = board.public
     names = [roster.name_of(s) for s in board.submitted or []]
     if public is None or "board" not in public:
-        text = f"**Crime City — draft**\n{phase_line(game, board.clock.deadline_at)}\nSubmitted: {', '.join(names) or 'nobody yet'}"
+        line = phase_line(game, board.clock.deadline_at)
+        text = f"**Crime City — draft**\n{line}\nSubmitted: {', '.join(names) or 'nobody yet'}"
         return text, None
     in_round = game.pending is not None and game.pending.decision == ROUND
     final = "" if in_round else " (final)"
@@ -87,8 +86,10 @@ async def board_text(host: Host, caller: Caller, game_opt: str | None) -> tuple[
 async def status_text(host: Host, caller: Caller, game_opt: str | None) -> str:
     status: Status = await host.reports.status(caller, KIND, game_opt)
     game, roster, seat = status.game, status.roster, status.seat
-    lines = [f"**Crime City — your status** (game #{game.id} in <#{game.channel_id}>)",
-             phase_line(game, status.clock.deadline_at)]
+    lines = [
+        f"**Crime City — your status** (game #{game.id} in <#{game.channel_id}>)",
+        phase_line(game, status.clock.deadline_at),
+    ]
     if seat is None:
         lines.append("You host this game and do not hold a seat.")
         return clip("\n".join(lines), STATUS_LIMIT)
@@ -110,9 +111,7 @@ async def status_text(host: Host, caller: Caller, game_opt: str | None) -> str:
     if learned:
         lines.append("")
         lines.append("__What you have learned__")
-        lines.extend(
-            f"Round {e.data['round']}: {texts.private_result_text(e.data, roster.name_of)}" for e in learned
-        )
+        lines.extend(f"Round {e.data['round']}: {texts.private_result_text(e.data, roster.name_of)}" for e in learned)
     inbox, shown = _inbox_lines(status.inbox, budget=STATUS_LIMIT - len("\n".join(lines)))
     lines.extend(inbox)
     await host.reports.inbox_read(game.id, seat, shown)
@@ -180,7 +179,7 @@ def _seat_lines(view: dict[str, Any], roster: Roster, mine: dict[str, Any] | Non
 
 
 async def history_embed(host: Host, interaction: discord.Interaction, page: int) -> discord.Embed:
-    from ...host.commands import caller_of
+    from ...host import caller_of
 
     found = await host.reports.history(caller_of(interaction), KIND, page)
     embed = discord.Embed(title="Crime City — finished games in this server", colour=EMBED_COLOUR)

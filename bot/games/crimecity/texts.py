@@ -184,7 +184,9 @@ def board_alt(view: dict[str, Any]) -> str:
         parts.append(f"{loc.title}: " + (", ".join(char_title(c) for c in chars) if chars else "nobody") + ".")
     friendship = view.get("friendship") or {}
     if friendship:
-        parts.append("Friendship points: " + ", ".join(f"{pair_title(k)} {v}" for k, v in sorted(friendship.items())) + ".")
+        parts.append(
+            "Friendship points: " + ", ".join(f"{pair_title(k)} {v}" for k, v in sorted(friendship.items())) + "."
+        )
     else:
         parts.append("No friendship points yet.")
     if view.get("dead"):

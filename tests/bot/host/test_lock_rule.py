@@ -96,7 +96,7 @@ def test_every_write_to_a_games_rows_holds_its_lock() -> None:
 
 
 def test_the_check_finds_a_write_without_the_lock() -> None:
-    bad = '''
+    bad = """
 class Service:
     async def sneaky(self, game_id):
         async with self.db.transaction() as conn:
@@ -113,7 +113,8 @@ class Service:
 
     async def _leaky(self, conn):
         await self.stepper.advance(conn, 1, 2, [], user_id=None)
-'''
+"""
     assert unlocked_writes({"x.py": bad}) == [
-        ("x.py", "sneaky", "games_repo.update_game"), ("x.py", "_leaky", "stepper.advance"),
+        ("x.py", "sneaky", "games_repo.update_game"),
+        ("x.py", "_leaky", "stepper.advance"),
     ]

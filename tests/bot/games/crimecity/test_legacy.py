@@ -45,20 +45,29 @@ async def test_every_game_replays_to_its_snapshot_after_the_migration(tmp_path: 
         host = Host(db, presentations())
         rows = await db.fetchall("SELECT id, status FROM games ORDER BY id")
         assert [(r["id"], r["status"]) for r in rows] == [
-            (1, "lobby"), (2, "running"), (3, "running"), (4, "running"), (5, "ended")
+            (1, "lobby"),
+            (2, "running"),
+            (3, "running"),
+            (4, "running"),
+            (5, "ended"),
         ]
         from bot.storage.models import GameRow
 
         for r in rows[1:]:
             game = GameRow.from_row(await db.fetchone("SELECT * FROM games WHERE id = ?", (r["id"],)))
             replayed = replay_record(GAME, await host.hosting.record(game))
-            assert json.dumps(GAME.encode_state(replayed.state), sort_keys=True) == json.dumps(game.state, sort_keys=True)
+            assert json.dumps(GAME.encode_state(replayed.state), sort_keys=True) == json.dumps(
+                game.state, sort_keys=True
+            )
         # game 3: the balance the host set in round 2 is a logged move now
-        moves = [json.loads(m["actions_json"]) for m in await db.fetchall("SELECT actions_json FROM moves WHERE game_id = 3")]
+        moves = [
+            json.loads(m["actions_json"]) for m in await db.fetchall("SELECT actions_json FROM moves WHERE game_id = 3")
+        ]
         assert moves[-1] == [{"by": None, "move": {"host": "garnets", "seat": "p4", "amount": 33}}]
-        collected = {r["seat"]: json.loads(r["move_json"]) for r in await db.fetchall(
-            "SELECT seat, move_json FROM submissions WHERE game_id = 3"
-        )}
+        collected = {
+            r["seat"]: json.loads(r["move_json"])
+            for r in await db.fetchall("SELECT seat, move_json FROM submissions WHERE game_id = 3")
+        }
         assert collected["p1"]["buy"] == [["banker", "governor"]] and collected["p1"]["actions"]
         assert collected["p2"]["actions"] is None and collected["p2"]["guess"]["banker"] == "mob_boss"
         paused = await db.fetchone("SELECT deadline_at, remaining FROM clocks WHERE game_id = 4")
@@ -114,7 +123,9 @@ async def test_a_game_in_progress_continues_in_the_bot(tmp_path: Path) -> None:
             "eve": ("move vertical armed_guard", None),
         }
         for name, (first, second) in second_round.items():
-            reply = await fd.slash(p3(name), chan3, "crimecity act", first=first, **({"second": second} if second else {}))
+            reply = await fd.slash(
+                p3(name), chan3, "crimecity act", first=first, **({"second": second} if second else {})
+            )
             assert "actions recorded" in reply.text(), reply.text()
         await fd.slash(host, chan3, "crimecity admin resolve")
         await client.wait_idle()
