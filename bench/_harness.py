@@ -8,7 +8,7 @@ Layout of one bench run:
 - child process (`BotProcess`, spawn): `create_bot(db)` plus a trivial `/ping` command (the floor),
   pointed at the fake's URLs, answering a few control messages over a pipe (memory, stop).
 
-Games are seeded through the bot's own service layer (`GameService`: new → 5 joins → start → 5 drafts →
+Games are seeded through the bot's own host (`tests/support/service.py`: new → 5 joins → start → 5 drafts →
 draft resolution → optionally a few rounds of random legal submissions), so every game is a real game in
 round play; only the seeding connection runs with synchronous=OFF, to keep seeding fast.
 """
@@ -125,31 +125,41 @@ async def seed(
     submitted_share: float = 0.5,
     acts_per_seat: int = 4,
 ) -> float:
-    """Real games in round play, through GameService; returns the seconds it took."""
-    from bot.games import GameService
+    """Real games in round play, through the host; returns the seconds it took."""
+    import json as _json
+
     from bot.storage import games as games_repo
-    from bot.storage import submissions as subs_repo
     from bot.storage.db import Database
-    from bot.storage.models import SubmissionRow
-    from rules.crimecity import GameState
+    from rules.crimecity.game import GAME
     from rules.crimecity.notation import format_action
     from rules.crimecity.simulate import random_submission
+    from tests.support.service import Service
 
     t0 = time.perf_counter()
     rng = Random(rng_seed)
     db = Database(db_path)
     await db.open()
     await db.conn.execute("PRAGMA synchronous=OFF")  # seeding only; the bot itself runs with FULL
-    service = GameService(db)
+    service = Service(db)
 
-    async def put(game_id: int, row: SubmissionRow) -> None:
+    async def put(game_id: int, seat: str, move: dict) -> None:
         async with db.transaction() as conn:
-            await subs_repo.put_submission(conn, game_id, row, time.time())
+            step = (await (await conn.execute("SELECT step FROM games WHERE id = ?", (game_id,))).fetchone())[0]
+            await conn.execute(
+                "INSERT INTO submissions(game_id, step, seat, move_json, at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT(game_id, step, seat) DO UPDATE SET move_json = excluded.move_json",
+                (game_id, step, seat, _json.dumps(move), time.time()),
+            )
 
-    def row_of(state: GameState, seat: str) -> SubmissionRow:
-        sub = random_submission(state, seat, rng)
-        j = sub.to_json()
-        return SubmissionRow(state.round, seat, j["actions"], j["buy"], j["guess"])
+    async def state_of(game_id: int):  # noqa: ANN202
+        async with db.read() as conn:
+            g = await games_repo.get_game(conn, game_id)
+        return GAME.decode_state(g.state).game
+
+    def move_of(state, seat: str, extras: bool = True) -> dict:  # noqa: ANN001
+        j = random_submission(state, seat, rng).to_json()
+        return {"kind": "round", "actions": j["actions"], "buy": j["buy"] if extras else [],
+                "guess": j["guess"] if extras else None}
 
     for spot in spots:
         host = caller(spot.host, spot.chan, manage=True)
@@ -164,18 +174,15 @@ async def seed(
             await service.submit_draft(caller(m, spot.chan), bid=rng.randrange(4), roles=None, characters=None)
         await service.resolve(game.id)
         for _ in range(rng.randrange(max_rounds_ahead + 1)):
-            async with db.read() as conn:
-                g = await games_repo.get_game(conn, game.id)
-            state = GameState.from_dict(g.state)
+            state = await state_of(game.id)
             if state.over:
                 break
             for seat in state.seats:
-                await put(game.id, row_of(state, seat))
+                await put(game.id, seat, move_of(state, seat))
             await service.resolve(game.id)
         async with db.read() as conn:
-            g = await games_repo.get_game(conn, game.id)
-            roster = {p.seat: p for p in await games_repo.players(conn, game.id)}
-        state = GameState.from_dict(g.state)
+            roster = {p.seat: p for p in await games_repo.seats(conn, game.id)}
+        state = await state_of(game.id)
         spot.seats = {p.user_id: seat for seat, p in roster.items()}
         names = {seat: p.display_name for seat, p in roster.items()}
         for seat in state.seats:
@@ -186,8 +193,7 @@ async def seed(
                 choices.append((texts[0], texts[1] if len(texts) > 1 else None))
             spot.acts[seat] = choices
             if rng.random() < submitted_share:
-                r = row_of(state, seat)
-                await put(game.id, SubmissionRow(r.round, seat, r.actions, [], None))
+                await put(game.id, seat, move_of(state, seat, extras=False))
     # Everything the seeding queued (draft results, boards, DMs) counts as delivered long ago.
     async with db.transaction() as conn:
         await conn.execute("UPDATE outbox SET delivered_at = ? WHERE delivered_at IS NULL", (time.time(),))

@@ -168,7 +168,7 @@ async def scenario(n_games: int, samples: int, rng_seed: int, only: str | None =
                     return
                 await drv.sequential(max(30, samples // 10), bot)  # warm-up
                 # The first act in each game since the bot started is the first use of that game's state
-                # and rows (the bot reads every round context at start-up, GameService.warm_contexts).
+                # and rows (the bot reads every running game's context at start-up, Play.warm).
                 # Measured apart: one act in each game not touched yet, then one in every other game, so
                 # the loads below see every game warm (as between two deadlines of a game night).
                 cold = [s for s in spots if s.game_id not in drv.touched]
