@@ -18,6 +18,7 @@ from .config import Settings
 from .delivery import Delivery
 from .games import GameService
 from .scheduler import Scheduler
+from .startup import log_ready
 from .storage.db import Database
 from .storage.models import TimerRow
 from .tree import CrimeCityTree
@@ -90,6 +91,7 @@ class CrimeCityBot(commands.Bot):
 
     async def on_ready(self) -> None:
         global _gc_frozen
+        log_ready(self, self.db.path)
         if not _gc_frozen:
             # What start-up loaded (modules, the guild caches) lives as long as the process: move it out of
             # the collector's reach, or every full collection walks it all and pauses the loop (~50 ms with
