@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import contextlib
 import logging
 import os
 import re
+import shlex
+import shutil
+import sqlite3
 import subprocess
 import sys
 import tomllib
@@ -196,9 +200,17 @@ def test_readme_invite_link_is_computed_from_the_permissions() -> None:
     assert numbers == {permissions.NEEDED.value}
     assert permissions.invite_url("APP_ID") in readme
     assert "Application ID" in readme  # where to find the id to put in it
-    for flag, on in permissions.NEEDED:
-        if on:
-            assert flag.replace("_", " ").replace("view channel", "view channels").lower() in readme.lower(), flag
+    shown = {  # as the Developer Portal names them
+        "view_channel": "View Channels",
+        "send_messages": "Send Messages",
+        "embed_links": "Embed Links",
+        "attach_files": "Attach Files",
+        "read_message_history": "Read Message History",
+    }
+    assert discord.Permissions(**dict.fromkeys(shown, True)) == permissions.NEEDED
+    flat = " ".join(readme.split())
+    for name in shown.values():
+        assert f"*{name}*" in flat, name
 
 
 # ---- packaging ------------------------------------------------------------------------------------
@@ -292,20 +304,61 @@ def test_the_service_files_run_the_bot_from_its_folder() -> None:
 POINTER = re.compile(r"(?<![\w/.-])((?:docs|tests|bench|deploy|bot|rules)/[\w./-]+\.(?:md|json|py|png|service))")
 
 
+# Pointers to documents being written elsewhere: (file, document). Remove an entry once it lands.
+PENDING = {("rules/registry.py", "docs/architecture.md")}  # "Adding a game", with the game-contract work
+
+
 def test_every_document_the_project_points_to_is_shipped() -> None:
-    sources = [p for p in ROOT.rglob("*") if p.suffix in (".py", ".md") and _ours(p)]
+    here = Path(__file__).resolve()
+    sources = [p for p in ROOT.rglob("*") if p.suffix in (".py", ".md") and _ours(p) and p.resolve() != here]
     missing = []
     for path in sources:
         text = path.read_text(encoding="utf-8")
-        missing += [f"{path.relative_to(ROOT)}: {m}" for m in POINTER.findall(text) if not (ROOT / m).exists()]
+        where = path.relative_to(ROOT).as_posix()
+        missing += [
+            f"{where}: {m}" for m in POINTER.findall(text) if not (ROOT / m).exists() and (where, m) not in PENDING
+        ]
         for name in ("commands.md", "replay.md", "rulings-spec.md"):
             if re.search(rf"(?<![\w/-]){re.escape(name)}", text) and not (ROOT / "docs" / "crimecity" / name).exists():
-                missing.append(f"{path.relative_to(ROOT)}: {name}")
+                missing.append(f"{where}: {name}")
         if re.search(r"(?<![\w/-])spec/replay\.md", text):
-            missing.append(f"{path.relative_to(ROOT)}: spec/replay.md (outside the project)")
-    assert missing == []
+            missing.append(f"{where}: spec/replay.md (outside the project)")
+    assert not missing, "\n".join(missing)
 
 
 def _ours(path: Path) -> bool:
     parts = path.relative_to(ROOT).parts
     return not any(p.startswith(".") or p in ("build", "__pycache__") or p.endswith(".egg-info") for p in parts)
+
+
+def test_the_documented_backups_hold_what_is_still_in_the_wal(tmp_path: Path) -> None:
+    """docs/operations.md's backup commands, run as written while the database is open in WAL mode
+    with commits that are only in the -wal file (a plain copy of the .db would miss them)."""
+    operations = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    commands = re.findall(r"^(sqlite3 data/crimecity\.db \".backup .*|\.venv/bin/python -c .*)$", operations, re.M)
+    assert len(commands) == 2, commands
+    (tmp_path / "data").mkdir()
+    (tmp_path / "backups").mkdir()
+    live = sqlite3.connect(tmp_path / "data" / "crimecity.db")  # the running bot, as far as SQLite can tell
+    live.execute("PRAGMA journal_mode=WAL")
+    live.execute("PRAGMA wal_autocheckpoint=0")
+    live.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, state TEXT)")
+    live.executemany("INSERT INTO games (state) VALUES (?)", [("x" * 500,)] * 200)
+    live.commit()
+    try:
+        shutil.copy(tmp_path / "data" / "crimecity.db", tmp_path / "copy.db")
+        with contextlib.closing(sqlite3.connect(tmp_path / "copy.db")) as copy:
+            assert not copy.execute("SELECT name FROM sqlite_master").fetchall(), "the WAL held nothing back"
+        for command in commands:
+            if command.startswith("sqlite3") and shutil.which("sqlite3") is None:
+                continue  # the Python form below is the same backup
+            command = command.replace(".venv/bin/python", shlex.quote(sys.executable), 1)
+            for old in tmp_path.joinpath("backups").iterdir():
+                old.unlink()
+            subprocess.run(command, shell=True, cwd=tmp_path, check=True, timeout=60)
+            (backup,) = tmp_path.joinpath("backups").iterdir()
+            with contextlib.closing(sqlite3.connect(backup)) as conn:
+                assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 200
+                assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    finally:
+        live.close()
