@@ -1,56 +1,99 @@
-"""`python -m bot`: run the bot with settings from the environment or a .env file."""
+"""`python -m bot`: run the bot with settings from the environment or a .env file.
+
+Exit status: 0 after a clean stop (SIGTERM, SIGINT), 1 when Discord cannot be reached or start-up
+fails, 2 for a problem in the settings (one line each, before anything connects).
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import signal
+import socket
+import sqlite3
 import sys
+from importlib import metadata
+from typing import NoReturn
 
 import aiohttp
 import discord
 from dotenv import find_dotenv, load_dotenv
 
-from . import create_bot
-from .config import Settings
+from . import create_bot, preflight, startup
+from .config import SETTINGS, Settings
 
 log = logging.getLogger("bot")
 
-NO_TOKEN = (
-    "DISCORD_TOKEN is not set: create a bot in the Discord Developer Portal "
-    "(Applications → your app → Bot → Reset Token) and put the token in DISCORD_TOKEN or a .env file."
-)
-
-
+DISTRIBUTION = (metadata.packages_distributions().get("bot") or ["bot"])[0]  # this project, as pip installed it
+NO_TOKEN = preflight.NO_TOKEN
 BAD_TOKEN = (
     "Discord rejected DISCORD_TOKEN: copy the bot's token again from the Developer Portal "
     "(Applications → your app → Bot → Reset Token)."
 )
 
 
-def main() -> int:
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"python -m bot: {message} (see python -m bot --help)", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def version() -> str:
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed: pip install -e .)"
+
+
+def parser() -> argparse.ArgumentParser:
+    settings = "\n".join(f"  {s.name:<20} {s.describe()}" for s in SETTINGS)
+    p = _Parser(
+        prog="python -m bot",
+        description="Run the Discord bot (every game of rules/registry.py) until SIGTERM or Ctrl-C.",
+        epilog=(
+            "settings (environment variables, or a .env file in the working directory or above it):\n"
+            f"{settings}\n\n"
+            "exit status: 0 after a clean stop, 1 when Discord cannot be reached, 2 for a settings problem.\n"
+            "See docs/operations.md."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser().parse_args(argv)
     load_dotenv(find_dotenv(usecwd=True))
     settings = Settings.from_env()
-    if not settings.token:
-        print(NO_TOKEN, file=sys.stderr)
+    problems = preflight.check(settings)
+    if problems:
+        for problem in problems:
+            print(problem, file=sys.stderr)
         return 2
-    try:
-        settings.sync_guild_id()
-    except ValueError as exc:
-        print(str(exc), file=sys.stderr)
-        return 2
-    logging.basicConfig(
-        level=getattr(logging, settings.log_level, logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    assert settings.token is not None  # preflight refused a missing one
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    startup.quiet_voice()
     bot = create_bot(settings.database, settings)
     try:
         asyncio.run(serve(bot, settings.token))
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
         return 2
-    except (aiohttp.ClientConnectionError, OSError) as exc:
+    except (aiohttp.ClientConnectionError, ConnectionError, socket.gaierror, TimeoutError) as exc:
         print(f"Cannot reach Discord ({exc.__class__.__name__}): check the network and try again.", file=sys.stderr)
+        return 1
+    except discord.HTTPException as exc:
+        print(f"Discord refused to log in (HTTP {exc.status}): try again later.", file=sys.stderr)
+        return 1
+    except (sqlite3.Error, OSError) as exc:  # the database failed after its checks (disk full, removed, ...)
+        detail = " ".join(str(exc).split()) or "no detail"
+        print(
+            f"Start-up failed ({exc.__class__.__name__}: {detail}); CRIMECITY_DB={settings.database}", file=sys.stderr
+        )
         return 1
     return 0
 

@@ -20,6 +20,7 @@ from .games import presentations
 from .host import Host
 from .host.delivery import Delivery
 from .host.scheduler import Scheduler
+from .startup import log_ready
 from .storage.db import Database
 from .tree import Tree
 
@@ -94,6 +95,7 @@ class GameBot(commands.Bot):
 
     async def on_ready(self) -> None:
         global _gc_frozen
+        log_ready(self, self.db.path)
         if not _gc_frozen:
             # What start-up loaded (modules, the guild caches) lives as long as the process: move it out of
             # the collector's reach, or every full collection walks it all and pauses the loop (~50 ms with

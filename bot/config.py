@@ -6,6 +6,32 @@ import os
 from dataclasses import dataclass
 
 DEFAULT_DB = "data/crimecity.db"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One environment variable, as `python -m bot --help` and the docs describe it."""
+
+    name: str
+    default: str  # "required" when there is none
+    meaning: str
+
+    def describe(self) -> str:
+        return f"{self.meaning} ({'required' if self.default == 'required' else f'default: {self.default}'})"
+
+
+SETTINGS = (
+    Setting("DISCORD_TOKEN", "required", "the bot's token: Developer Portal → your app → Bot → Reset Token"),
+    Setting(
+        "CRIMECITY_DB",
+        DEFAULT_DB,
+        "the SQLite file of every game, relative to the working directory; its folder must be writable",
+    ),
+    Setting("LOG_LEVEL", "INFO", "one of " + ", ".join(LOG_LEVELS) + "; DEBUG logs every Discord payload, secrets too"),
+    Setting("COMMAND_SYNC", "global", "where to register the slash commands: global, guild:<server id> or off"),
+    Setting("CRIMECITY_HOST_ROLE", "none", "a role id or name whose members may open games without Manage Server"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,9 +46,9 @@ class Settings:
     def from_env(env: dict[str, str] | None = None) -> Settings:
         env = dict(os.environ if env is None else env)
         return Settings(
-            token=env.get("DISCORD_TOKEN") or None,
+            token=(env.get("DISCORD_TOKEN") or "").strip() or None,
             database=env.get("CRIMECITY_DB") or DEFAULT_DB,
-            log_level=(env.get("LOG_LEVEL") or "INFO").upper(),
+            log_level=(env.get("LOG_LEVEL") or "INFO").strip(),  # any case: preflight checks it
             command_sync=(env.get("COMMAND_SYNC") or "global").strip(),
             host_role=env.get("CRIMECITY_HOST_ROLE") or None,
         )
@@ -34,5 +60,5 @@ class Settings:
             return None
         kind, _, value = scope.partition(":")
         if kind != "guild" or not value.isdigit():
-            raise ValueError(f"COMMAND_SYNC must be global, off or guild:<id>, not {scope!r}")
+            raise ValueError(f"COMMAND_SYNC={scope!r} is not a sync scope: set it to global, off or guild:<server id>.")
         return int(value)

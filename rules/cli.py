@@ -20,11 +20,11 @@ MAX_BYTES = 64 * 1024 * 1024  # far above any real game; a bigger file is refuse
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (its own command's usage goes to stdout first)."""
+    """argparse, but a usage error is one line on stderr, with its own command's usage on it."""
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        print(f"error: {message}", file=sys.stderr)
+        usage = " ".join(self.format_usage().split())  # argparse wraps it to the terminal's width
+        print(f"error: {message} ({usage})", file=sys.stderr)
         raise SystemExit(2)
 
 
@@ -118,9 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     top, sim = parser()
     args = top.parse_args(argv)
     if args.cmd is None:
-        top.print_usage(sys.stderr)
-        print("error: choose a command: replay, legal or simulate", file=sys.stderr)
-        return 2
+        top.error("choose a command: replay, legal or simulate")
     try:
         if args.cmd == "simulate":
             if args.games < 1:

@@ -1,4 +1,4 @@
-"""Replaying a game file (spec/replay.md): `run_replay`, `legal_for`, `export_replay`."""
+"""Replaying a game file (docs/crimecity/replay.md): `run_replay`, `legal_for`, `export_replay`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reading a replay file (spec/replay.md): every defect is a FormatError naming its field."""
+"""Reading a replay file (docs/crimecity/replay.md): every defect is a FormatError naming its field."""
 
 from __future__ import annotations
 

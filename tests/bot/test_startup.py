@@ -10,7 +10,7 @@ from pathlib import Path
 from bot.storage.db import Database, migration_files
 from tests.support.table import Table
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_no_token_exits_2(tmp_path: Path) -> None:
