@@ -41,7 +41,7 @@ class FileChance:
         k = self.k[label]
         entries = self.shuffles.get(label, [])
         if k >= len(entries):
-            raise FormatError(f"shuffles.{label}: a shuffle is needed but the list is exhausted ({k} used)")
+            raise FormatError(f"shuffles.{label}[{k}]: a shuffle is needed but the list is exhausted")
         entry = entries[k]
         if sorted(entry) != sorted(items) or len(set(entry)) != len(entry):
             raise FormatError(f"shuffles.{label}[{k}]: not a permutation of the {len(items)} cards to shuffle")
@@ -53,7 +53,7 @@ class FileChance:
         k = self.k[label]
         entries = self.shuffles.get(label, [])
         if k >= len(entries):
-            raise FormatError(f"shuffles.{label}: the deck's first shuffle is missing")
+            raise FormatError(f"shuffles.{label}[{k}]: the deck's first shuffle is missing")
         entry = entries[k]
         free = [x for x in all_cards if x not in held]
         if len(set(entry)) != len(entry) or sorted(entry) not in (sorted(all_cards), sorted(free)):
@@ -213,8 +213,6 @@ def apply_start(eng: Engine, h: Header) -> None:
     held: dict[str, str] = {}  # card -> where
     for p in h.players:
         _start_player(c, st, p, players_doc.get(p, {}), h.bases, held)
-    for deck in DECKS:
-        pass
     _check_holdings(c, st)
     living = [p for p in h.players if st["pl"][p]["alive"]]
     if len(living) < 2:
@@ -236,9 +234,6 @@ def apply_start(eng: Engine, h: Header) -> None:
         if st["pl"][d["debtor"]]["money"] > 0:
             raise FormatError(f"start.players.{d['debtor']}.money: a player with debts holds $0 (R100)")
     decks_doc = _obj(start.get("decks", {}) if start.get("decks") is not None else {}, "start.decks")
-    for deck in decks_doc:
-        if deck not in DECKS:
-            continue
     given: list[str] = []
     for deck in DECKS:
         cards = c.decks[deck]
