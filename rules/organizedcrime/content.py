@@ -27,7 +27,10 @@ RULE_NUMBERS = ("players_min", "players_max", "start_money", "men", "man_price",
 
 
 class ContentError(FormatError):
-    """A content file that does not follow Appendix A; the message starts with the file and the field."""
+    """A content file that does not follow Appendix A; the message starts with the file and the field.
+    The program refuses to start with exit status 3 (errata E31)."""
+
+    exit_status = 3
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,8 @@ from typing import Any
 
 from .actions import awaited
 from .engine import Engine
-from .legal import legal_actions
+from .actions import refuse
+from .legal import candidates
 
 WEIGHTS = {
     "turn": {"income": 10, "acquire": 8, "meeting": 3, "buy_hitmen": 2, "buy_power": 0.3, "buy_official": 3,
@@ -25,23 +26,33 @@ def random_action(eng: Engine, seat: str, rng: Random) -> dict[str, Any] | None:
     if seat not in awaited(st):
         if phase not in ("bargain", "session") or rng.random() > 0.08:
             return None
-        acts = [a for a in legal_actions(eng, seat) if a["act"] in ("give", "cash")]
-        return _pick(rng, acts, {"give": 1, "cash": 3}) if acts else None
-    acts = legal_actions(eng, seat)
-    if not acts:
-        return None
-    return _pick(rng, acts, WEIGHTS.get(phase, {}))
+        return _pick(eng, seat, rng, candidates(eng, seat), {"give": 1, "cash": 3, "income": 0, "place": 0,
+                                                             "adjourn": 0, "call_vote": 0})
+    return _pick(eng, seat, rng, candidates(eng, seat), WEIGHTS.get(phase, {}))
 
 
-def _pick(rng: Random, acts: list[dict[str, Any]], weights: dict[str, float]) -> dict[str, Any]:
+def _pick(eng: Engine, seat: str, rng: Random, acts: list[dict[str, Any]],
+          weights: dict[str, float]) -> dict[str, Any] | None:
+    """A weighted act first, then one of its legal instances; acts with none are dropped and drawn again."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for a in acts:
         groups.setdefault(a["act"], []).append(a)
-    names = sorted(groups)
-    chosen = rng.choices(names, [weights.get(n, 1.0) for n in names])[0]
-    group = groups[chosen]
+    names = [n for n in sorted(groups) if weights.get(n, 1.0) > 0]
+    checked = eng.st["phase"] != "path"  # path items are legal already
+    while names:
+        chosen = rng.choices(names, [weights.get(n, 1.0) for n in names])[0]
+        group = groups[chosen]
+        if checked:
+            group = [a for a in group if refuse(eng, seat, a) is None]
+        if group:
+            return _instance(rng, chosen, group)
+        names.remove(chosen)
+    return None
+
+
+def _instance(rng: Random, chosen: str, group: list[dict[str, Any]]) -> dict[str, Any]:
     if chosen == "buy_hitmen":
-        return group[min(len(group) - 1, int(rng.expovariate(0.7)))] if group else group[0]
+        return group[min(len(group) - 1, int(rng.expovariate(0.7)))]
     if chosen == "give":
         small = [a for a in group if "card" in a or a["money"] <= 50000]
         return rng.choice(small or group)
