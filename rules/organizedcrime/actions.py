@@ -380,7 +380,7 @@ def _path_check(eng: Engine, a: dict[str, Any]) -> Refusal | None:
     n = path["usable"]
     walk, node = eng.path_walk()
     if act == "stop":
-        if path["used"] < n:
+        if path["used"] != n:
             return "counts_left", f"The move must use {n} counts (R54)."
         return None
     if act == "hit":

@@ -438,7 +438,7 @@ class Engine:
     def after_item(self) -> None:
         """R55: with N counts used the move ends by itself unless a Hit item is still legal."""
         path = self.st["ts"]["path"]
-        if path is None or path["used"] < path["usable"]:
+        if path is None or path["used"] != path["usable"]:
             return
         walk, node = self.path_walk()
         if not self.legal_hits(walk, node, path["usable"]):

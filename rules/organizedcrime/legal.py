@@ -90,7 +90,7 @@ def path_items(eng: Engine) -> list[dict[str, Any]]:
                 out.append({"act": "rub", "target": t})
     for card, targets in eng.legal_hits(walk, node, n):
         out.append({"act": "hit", "card": card, "targets": list(targets)})
-    if path["used"] >= n:
+    if path["used"] == n:
         out.append({"act": "stop"})
     return out
 

@@ -753,9 +753,38 @@ def replay_md_example() -> list[Case]:
     ]
 
 
+def errata_examples() -> list[Case]:
+    """E1's worked example (a receiver who owes the payer) and E2's order (an attacker who owes the eliminated)."""
+    e1_start = {"players": {G: {"money": 140000, "hitmen": {"1": "o13"}}, Y: {"money": 0}},
+                "debts": [{"debtor": Y, "creditor": G, "amount": 40000}]}
+    e2_start = {"players": {G: {"money": 0, "hitmen": {"1": "o21"}}, W: {"money": 100000, "boss": "o23"}},
+                "debts": [{"debtor": G, "creditor": W, "amount": 20000}]}
+    return [
+        ("e1_charge", frame(start=e1_start, dice=[[1, 1]], actions=[
+            A(G, "declare", piece="green:1", dir="right", attack=Y), A(G, "roll"), TIMEOUT]), [
+            kinds(2, "timed_out", "move_ended", "attack_failed", "paid", "debt", "debt_paid", "debt_paid", "removed",
+                  "turn_ended", "turn_began"),
+            ev(2, "paid", **{"from": G, "to": Y}, amount=140000, reason="attack"),
+            ev(2, "debt", debtor=G, creditor=Y, amount=60000),
+            ev(2, "debt_paid", debtor=Y, creditor=G, amount=40000, left=0),
+            {"log": 2, "event": "debt_paid", "nth": 1, "fields": {"debtor": G, "creditor": Y, "amount": 40000,
+                                                                  "left": 20000}},
+            state("players.green.money", 0), state("players.yellow.money", 140000),
+            state("debts", [{"debtor": G, "creditor": Y, "amount": 20000}])]),
+        ("e2_attacker_owes", frame(start=e2_start, dice=[[1, 2]], actions=[
+            A(G, "declare", piece="green:1", dir="right"), A(G, "roll"), A(G, "move", piece="green:1", share=3),
+            A(G, "step", to="o22"), A(G, "step", to="o23"), A(G, "rub", target="white:0")]), [
+            kinds(5, "rubbed_out", "eliminated", "debt_transferred", "debt_paid", "move_ended"),
+            ev(5, "eliminated", to_by=50000, to_treasury=50000),
+            ev(5, "debt_transferred", debtor=G, **{"from": W}, amount=20000),
+            ev(5, "debt_paid", debtor=G, creditor="treasury", amount=20000, left=0),
+            state("players.green.money", 30000), state("debts", [])]),
+    ]
+
+
 def all_cases() -> list[Case]:
     return (we_a() + we_b() + we_c() + we_d_to_g() + s01_to_s05() + s06_to_s09() + s10_to_s13() + s14_to_s17()
-            + s18_to_s21() + s22_to_s27() + replay_md_example())
+            + s18_to_s21() + s22_to_s27() + replay_md_example() + errata_examples())
 
 
 def write(target: Path = GOLDEN) -> int:
