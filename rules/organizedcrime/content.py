@@ -157,7 +157,8 @@ def _amount(value: Any, where: str, unit: int, positive: bool = True) -> int:
     return value
 
 
-def _catalogue(doc: dict[str, Any], numbers: dict[str, int]) -> tuple[dict[str, Any], ...]:
+def _catalogue(doc: dict[str, Any], numbers: dict[str, int]) -> tuple[
+        dict[str, tuple[int, str]], dict[str, tuple[int, int]], dict[str, tuple[int, int]], dict[str, int]]:
     unit = numbers["money_unit"]
     seen: set[str] = set()
     cities: dict[str, tuple[int, str]] = {}
@@ -285,7 +286,8 @@ def _board(doc: dict[str, Any], cities: dict[str, tuple[int, str]]) -> dict[str,
     }
 
 
-def _decks(doc: dict[str, Any], offices: dict[str, int], numbers: dict[str, int]) -> tuple[dict[str, Card], ...]:
+def _decks(doc: dict[str, Any], offices: dict[str, int], numbers: dict[str, int]) -> tuple[
+        dict[str, Card], dict[str, tuple[str, ...]]]:
     unit = numbers["money_unit"]
     groups = _get(doc, "decks", dict, "decks.json")
     cards: dict[str, Card] = {}

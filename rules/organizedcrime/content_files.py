@@ -34,7 +34,8 @@ def from_directory(directory: str) -> Content:
             with open(path, encoding="utf-8-sig") as f:
                 text = f.read()
         except OSError as e:
-            raise ContentError(f"{name}: cannot be read from {directory} ({e.strerror or e.__class__.__name__})") from None
+            why = e.strerror or e.__class__.__name__
+            raise ContentError(f"{name}: cannot be read from {directory} ({why})") from None
         except UnicodeDecodeError:
             raise ContentError(f"{name}: not UTF-8 text") from None
         docs[name] = parse(name, text)

@@ -6,12 +6,11 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from .actions import awaited
+from .actions import awaited, refuse
 from .engine import Engine
-from .actions import refuse
 from .legal import candidates
 
-WEIGHTS = {
+WEIGHTS: dict[str, dict[str, float]] = {
     "turn": {"income": 10, "acquire": 8, "meeting": 3, "buy_hitmen": 2, "buy_power": 0.3, "buy_official": 3,
              "cash": 3, "declare": 6, "roll": 6, "move": 10, "pass": 3},
     "path": {"step": 3, "rub": 4, "hit": 3, "stop": 3},

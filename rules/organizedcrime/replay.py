@@ -230,7 +230,7 @@ def apply_start(eng: Engine, h: Header) -> None:
         if amount <= 0 or amount % c.n("money_unit"):
             raise FormatError(f"{at}.amount: a positive multiple of {c.n('money_unit')}, not {amount}")
         st["debts"].append({"debtor": debtor, "creditor": creditor, "amount": amount})
-    for i, d in enumerate(st["debts"]):
+    for d in st["debts"]:
         if st["pl"][d["debtor"]]["money"] > 0:
             raise FormatError(f"start.players.{d['debtor']}.money: a player with debts holds $0 (R100)")
     decks_doc = _obj(start.get("decks", {}) if start.get("decks") is not None else {}, "start.decks")

@@ -93,8 +93,8 @@ def by_space(st: State) -> dict[str, list[str]]:
 
 
 def markers(pl: dict[str, Any]) -> int:
-    return (len(pl["cities"]) + sum(pl["business"].values()) + sum(pl["illegal"].values())
-            + sum(pl["officials"].values()))
+    return int(len(pl["cities"]) + sum(pl["business"].values()) + sum(pl["illegal"].values())
+               + sum(pl["officials"].values()))
 
 
 def men_left(c: Content, pl: dict[str, Any]) -> int:
@@ -157,4 +157,4 @@ def left_of(st: State, player: str) -> str:
 def position(st: State, player: str) -> int:
     """R126: seat position counted from the first player."""
     players = st["players"]
-    return (players.index(player) - players.index(st["first"])) % len(players)
+    return int((players.index(player) - players.index(st["first"])) % len(players))

@@ -322,14 +322,16 @@ def s06_to_s09() -> list[Case]:
             ev(13, "penalty_card", card="PN07", player=G, caller=Y),
             ev(13, "debt", debtor=G, creditor=Y, amount=50000, reason="penalty"),
             kinds(14, "meeting_closed", "turn_began"), ev(14, "turn_began", turn=2, player=Y),
-            state("debts", [{"debtor": G, "creditor": Y, "amount": 50000}, {"debtor": G, "creditor": Y, "amount": 50000}]),
+            state("debts", [{"debtor": G, "creditor": Y, "amount": 50000},
+                            {"debtor": G, "creditor": Y, "amount": 50000}]),
             state("players.yellow.money", 300000), state("players.yellow.pieces", {"yellow:0": "b1", "yellow:3": "h1"}),
             state("players.green.money", 0), state("players.green.votes", 1)]),
         ("s07", frame(start=s07_start, actions=s07), [
             {"prelude_event": "turn_began", "fields": {"income": 40000}},
             refused(0, "funds"), kinds(1, "income", "debt_paid", "debt_paid"),
             ev(1, "income", amount=40000),
-            {"log": 1, "event": "debt_paid", "fields": {"debtor": G, "creditor": "treasury", "amount": 20000, "left": 0}},
+            {"log": 1, "event": "debt_paid",
+             "fields": {"debtor": G, "creditor": "treasury", "amount": 20000, "left": 0}},
             {"log": 1, "event": "debt_paid", "nth": 1, "fields": {"debtor": G, "creditor": Y, "amount": 20000,
                                                                   "left": 30000}},
             refused(2, "funds"), refused(3, "already"),
@@ -458,7 +460,8 @@ def s14_to_s17() -> list[Case]:
                              {"piece": "green:2", "dir": "right", "attack": None, "share": 2, "status": "moved",
                               "end": "o06", "outcome": None}],
                   "path": None,
-                  "opportunities": [{"piece": "green:2", "space": "o06", "type": "business", "city": None, "used": True},
+                  "opportunities": [{"piece": "green:2", "space": "o06", "type": "business", "city": None,
+                                     "used": True},
                                     {"piece": "green:1", "space": "o00", "type": "city", "city": "oakland",
                                      "used": True}],
                   "rubouts": []}
@@ -571,7 +574,8 @@ def s18_to_s21() -> list[Case]:
         ("s20b", frame(start=s20_start, dice=[[6, 6]], actions=[attack, A(G, "roll"), TIMEOUT]), [
             kinds(2, "timed_out", "move_ended", "attack_failed", "paid", "debt", "removed", "turn_ended", "turn_began"),
             ev(2, "move_ended", piece="green:1", space="o13", used=0, unused=None, reason="forfeit"),
-            ev(2, "paid", amount=150000), ev(2, "debt", amount=50000), ev(2, "turn_ended", cause="timeout", rolled=True),
+            ev(2, "paid", amount=150000), ev(2, "debt", amount=50000),
+            ev(2, "turn_ended", cause="timeout", rolled=True),
             ev(2, "turn_began", turn=2, player=Y)]),
         ("s20c", frame(start=s20_start, dice=[[3, 1]], actions=[
             attack, A(G, "roll"), A(G, "move", piece="green:1", share=4), A(G, "step", to="o14"),
