@@ -30,10 +30,13 @@ def candidates(eng: Engine, player: str) -> list[dict[str, Any]]:
         out += [{"act": "buy_official", "card": card} for card in pl["official"]]
         out += [{"act": "cash", "card": card} for card in pl["power"]]
         if ts["dice"] is None and len(ts["movers"]) < 2:
+            declared = {m["piece"] for m in ts["movers"]}
             for piece in canon(st, pl["pieces"]):
+                if piece in declared:
+                    continue
                 for d in ("right", "left"):
                     for attack in [None, *others]:
-                        out.append({"act": "declare", "piece": piece, "dir": d, "attack": attack})
+                        out.append({"act": "declare", "piece": piece, "dir": d, "attack": attack, "_ok": True})
         if ts["dice"] is not None:
             for m in ts["movers"]:
                 if m["status"] == "declared":
@@ -102,7 +105,10 @@ def legal_actions(eng: Engine, player: str) -> list[dict[str, Any]]:
     if st["phase"] == "path":
         found = candidates(eng, player)
     else:
-        found = [a for a in candidates(eng, player) if refuse(eng, player, a) is None]
+        found = []
+        for a in candidates(eng, player):
+            if a.pop("_ok", False) or refuse(eng, player, a) is None:  # `_ok`: generated legal (declarations)
+                found.append(a)
     unique = {json.dumps(a, sort_keys=True): a for a in found}
     return [unique[k] for k in sorted(unique)]
 

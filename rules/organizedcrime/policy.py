@@ -42,7 +42,7 @@ def _pick(eng: Engine, seat: str, rng: Random, acts: list[dict[str, Any]],
         chosen = rng.choices(names, [weights.get(n, 1.0) for n in names])[0]
         group = groups[chosen]
         if checked:
-            group = [a for a in group if refuse(eng, seat, a) is None]
+            group = [a for a in group if a.pop("_ok", False) or refuse(eng, seat, a) is None]
         if group:
             return _instance(rng, chosen, group)
         names.remove(chosen)

@@ -9,6 +9,7 @@ were called), `elim` (elimination order), `result`, `snapped` (the turn whose sn
 
 from __future__ import annotations
 
+import marshal
 from typing import Any
 
 from .content import Content
@@ -18,12 +19,8 @@ TREASURY = "treasury"
 
 
 def clone(value: Any) -> Any:
-    """A deep copy of JSON data (much faster than copy.deepcopy)."""
-    if isinstance(value, dict):
-        return {k: clone(v) if isinstance(v, dict | list) else v for k, v in value.items()}
-    if isinstance(value, list):
-        return [clone(v) if isinstance(v, dict | list) else v for v in value]
-    return value
+    """A deep copy of JSON data (marshal round trip: C speed, order kept; much faster than copy.deepcopy)."""
+    return marshal.loads(marshal.dumps(value))
 
 
 def new_player(money: int) -> dict[str, Any]:
