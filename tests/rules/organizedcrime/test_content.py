@@ -67,7 +67,8 @@ def test_a_broken_file_is_refused_naming_file_entry_and_field(name: str, path: l
 
 def test_a_home_space_needs_its_three_edges() -> None:
     docs = copy.deepcopy(_docs())
-    docs["board.json"]["edges"] = [e for e in docs["board.json"]["edges"] if not (e["type"] == "boss" and e["a"] == "h2")]
+    edges = docs["board.json"]["edges"]
+    docs["board.json"]["edges"] = [e for e in edges if not (e["type"] == "boss" and e["a"] == "h2")]
     with pytest.raises(ContentError, match=r"board.json: bases\[2\]"):
         validate(docs)
 
