@@ -97,3 +97,17 @@ def test_random_moves_are_legal_through_a_whole_game() -> None:
             assert GAME.check(st, seat, move) is None
         st = GAME.step(st, [action], chance).state
     assert GAME.results(st) is not None
+
+
+def test_destinations_of_a_waiting_mover_for_the_move_to_option() -> None:
+    from rules.organizedcrime.engine import Engine
+    from rules.organizedcrime.legal import destinations_for
+
+    st = _start()
+    st["pl"]["a"]["pieces"]["a:1"] = "o00"
+    st["pl"]["a"]["hitmen_bought"] = 1
+    st = _act(st, "a", {"act": "declare", "piece": "a:1", "dir": "right"})
+    st = _act(st, "a", {"act": "roll"}, RecordedChance([{"dice": [2, 1], "sides": 6}]))
+    got = destinations_for(Engine(GAME.content, st, NoChance()), "a:1", 3)
+    assert got == [{"to": "i00", "steps": ["o01", "o02", "i00"]}, {"to": "i15", "steps": ["o01", "o02", "i15"]},
+                   {"to": "o03", "steps": ["o01", "o02", "o03"]}]
