@@ -108,5 +108,7 @@ def test_cli_replay_legal_and_content(tmp_path: Path) -> None:
     (tmp_path / "rules.json").write_text("{}")
     broken = _cli("replay", str(GOLDEN / "we_b.replay.json"), "--content", str(tmp_path))
     assert broken.returncode == 3 and broken.stderr.startswith("error: rules.json")
-    crimecity = _cli("replay", "tests/golden/we1_we3.replay.json", "--content", str(CONTENT))
+    other = tmp_path / "crimecity.json"
+    other.write_text(json.dumps({"format": "crimecity-replay/1"}))
+    crimecity = _cli("replay", str(other), "--content", str(CONTENT))
     assert crimecity.returncode == 2 and "no replaceable content" in crimecity.stderr
