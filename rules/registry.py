@@ -3,7 +3,9 @@
 Adding a game is one line here plus its package (docs/architecture.md, "Adding a game").
 
 >>> [g.info.id for g in games()]
-['crimecity']
+['crimecity', 'organizedcrime']
+>>> by_format("organizedcrime-replay/1").info.title
+'Organized Crime'
 >>> by_format("crimecity-replay/1").info.title
 'Crime City'
 """
@@ -15,8 +17,9 @@ from types import MappingProxyType
 
 from .contract import Game
 from .crimecity.game import GAME as CRIMECITY
+from .organizedcrime.game import GAME as ORGANIZEDCRIME
 
-GAMES: Mapping[str, Game] = MappingProxyType({g.info.id: g for g in (CRIMECITY,)})
+GAMES: Mapping[str, Game] = MappingProxyType({g.info.id: g for g in (CRIMECITY, ORGANIZEDCRIME)})
 DEFAULT = "crimecity"  # a replay file without `format` is a Crime City file (replay.md lets it out)
 
 

@@ -19,13 +19,17 @@ BOT = Path(__file__).resolve().parents[2] / "bot"
 GAME_IDS = {g.info.id for g in registry.games()}
 
 # Words of the games: their ids and titles, and Crime City's pieces (what a host must not know).
-VOCABULARY = {w.casefold() for g in registry.games() for w in (g.info.id, g.info.title)} | {
-    w.casefold()
-    for items in (CHARACTERS, LOCATIONS, ROLES)
-    for item in items
-    for w in (item.value, item.title.removeprefix("The "))
-    if item.value != "none"
-} | {"garnet", "friendship", "draft", "hidden role", "mob boss", "ec vote"}
+VOCABULARY = (
+    {w.casefold() for g in registry.games() for w in (g.info.id, g.info.title)}
+    | {
+        w.casefold()
+        for items in (CHARACTERS, LOCATIONS, ROLES)
+        for item in items
+        for w in (item.value, item.title.removeprefix("The "))
+        if item.value != "none"
+    }
+    | {"garnet", "friendship", "draft", "hidden role", "mob boss", "ec vote"}
+)
 # Where a game's name may stand in the host: the settings' historic prefix and the default file name.
 ALLOWED = [re.compile(r"CRIMECITY_[A-Z_]+"), re.compile(r"data/crimecity\.db")]
 # Host files that only name old tables of schema versions 1-2 (to rename them away).
@@ -33,7 +37,9 @@ HISTORIC = {"migrations/001_init.sql", "migrations/002_gamenight.sql", "migratio
 
 
 def host_files() -> list[Path]:
-    return [p for p in BOT.rglob("*") if p.suffix in (".py", ".sql", ".md") and "games" not in p.relative_to(BOT).parts[:1]]
+    return [
+        p for p in BOT.rglob("*") if p.suffix in (".py", ".sql", ".md") and "games" not in p.relative_to(BOT).parts[:1]
+    ]
 
 
 def presentation_files(game: str) -> list[Path]:
@@ -123,6 +129,8 @@ def test_each_presentation_uses_only_the_hosts_public_api_and_its_own_rules() ->
             continue
         for path in files:
             extra = MIGRATIONS.get(path.name, set())
-            bad += [(str(path.relative_to(BOT)), m) for m in imports(path) if not allowed_for(game, m) and m not in extra]
+            bad += [
+                (str(path.relative_to(BOT)), m) for m in imports(path) if not allowed_for(game, m) and m not in extra
+            ]
     assert bad == []
     assert not allowed_for("crimecity", "bot.host.play") and not allowed_for("crimecity", "rules.organizedcrime")

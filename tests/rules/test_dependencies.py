@@ -11,6 +11,8 @@ FORBIDDEN = {"discord", "asyncio", "sqlite3", "aiosqlite", "time", "datetime", "
              "threading", "subprocess", "secrets", "uuid", "bot"}
 # The command-line front reads files and draws a progress bar; nothing else may do I/O.
 IO_ALLOWED = {"cli.py", "__main__.py"}
+# One module per game may read its content files (packaged, or a group's replacement directory).
+CONTENT_READERS = {"content_files.py"}
 
 
 def _imports(tree: ast.AST) -> list[tuple[str, list[str]]]:
@@ -37,7 +39,8 @@ def test_rules_imports_nothing_impure() -> None:
             for mod, _ in _imports(tree):
                 assert mod not in {"sys", "tqdm", "io", "pathlib", "argparse"}, f"{f.name} imports {mod}"
             calls = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
-            assert not calls & {"open", "print", "input"}, f"{f.name} does I/O"
+            allowed = {"open"} if f.name in CONTENT_READERS else set()
+            assert not calls & ({"open", "print", "input"} - allowed), f"{f.name} does I/O"
 
 
 def test_the_check_catches_a_violation(tmp_path: Path) -> None:
