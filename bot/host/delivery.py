@@ -194,7 +194,9 @@ class Delivery:
             self._dm_channels[user_id] = channel_id
         channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         await channel.send(content=row.payload.get("content"), nonce=self.nonce(row.id))
-        log.info("outbox %s: DM sent (game %s, seat %s)", row.id, row.game_id, row.seat)
+        # No seat at INFO: which seat gets a DM when can depend on what it holds (docs/reliability.md).
+        log.info("outbox %s: DM sent (game %s)", row.id, row.game_id)
+        log.debug("outbox %s: DM to seat %s", row.id, row.seat)
 
     async def _user_of(self, row: OutboxRow) -> int | None:
         """The seat's current holder, so a DM follows the seat after a replacement (None: nobody to DM)."""
@@ -221,7 +223,7 @@ class Delivery:
                 )
                 payload = {"content": note, "mention": [user_id]}
                 await outbox_repo.queue_channel(conn, row.game_id, game["channel_id"], payload, now)
-        log.info("outbox %s: DM undeliverable, kept in the inbox (game %s, seat %s)", row.id, row.game_id, row.seat)
+        log.info("outbox %s: DM undeliverable, kept in the inbox (game %s)", row.id, row.game_id)
         self.kick()
 
     async def _done(self, row: OutboxRow, note: str | None) -> None:

@@ -76,8 +76,23 @@ class Reminder:
     seats: tuple[str, ...]  # who still owes the decision
 
 
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """An ephemeral answer a presentation gives to a host button (My status, Submit, History)."""
+
+    text: str
+    view: Any = None  # a discord.ui.View (or LayoutView), or None
+    embed: Any = None  # a discord.Embed, or None
+
+
 class Presentation(Protocol):
-    """A game's presentation, registered under its rules id (bot/games/__init__.py)."""
+    """A game's presentation, registered under its rules id (bot/games/__init__.py).
+
+    Optional members the host uses when present: `decision_title(pending)`, `lobby_closed(game)`,
+    `seat_replaced(game, old, new)`, `brief(game, roster, seat, state, learned)` (what a new holder of a
+    seat is told), `adopt_legacy(conn)`, and for the buttons the host puts on posts and DMs:
+    `status_reply(host, caller, game_id)`, `submit_reply(host, caller, game_id)`,
+    `history_reply(host, caller)` (each an awaitable `Reply`), and `lobby_text(game, roster)`."""
 
     game: Game
 

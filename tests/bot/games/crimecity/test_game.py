@@ -152,7 +152,8 @@ async def test_whole_game(table: Table, caplog) -> None:
     assert info, "the bot logs at INFO"
     for line in info:
         assert_no_secret(line, "an INFO log line")
-        assert not any(word in line for word in ("move ", "converse ", "ability", *CHAR_WORDS)), line
+        assert not any(word in line for word in ("move ", "converse ", "ability", "guess", *CHAR_WORDS)), line
+        assert not re.search(r"\bp[1-5]\b", line), f"an INFO line names a seat: {line}"
 
 
 def test_role_words_cover_every_role() -> None:
