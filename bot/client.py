@@ -18,6 +18,7 @@ from discord.ext import commands
 from .config import Settings
 from .games import presentations
 from .host import Host
+from .host.buttons import HostButton
 from .host.delivery import Delivery
 from .host.scheduler import Scheduler
 from .startup import log_ready
@@ -56,6 +57,9 @@ class GameBot(commands.Bot):
         self.host.outbox_changed = self.delivery.kick
         self.host.timers_changed = self.scheduler.wake
         self._warming: asyncio.Task[None] | None = None
+        # Application command ids by top-level name, and every command's path (for clickable mentions).
+        self.command_ids: dict[str, int] = {}
+        self.command_paths: set[str] = set()
 
     def _picture(self, kind: str, view: dict[str, Any]) -> bytes | None:
         presentation = self.presentations.get(kind)
@@ -71,6 +75,8 @@ class GameBot(commands.Bot):
             await self.add_cog(presentation.cog(self.host))
             # Components are dispatched by their custom id, so they keep working after a restart.
             self.add_dynamic_items(*presentation.dynamic_items())
+        self.add_dynamic_items(HostButton)
+        self.command_paths = {c.qualified_name for c in self.tree.walk_commands()}
         await self.sync_commands()
         await self.delivery.start()
         self.scheduler.start()
@@ -117,13 +123,17 @@ class GameBot(commands.Bot):
             digest = hashlib.sha256(json.dumps(self.command_payload(), sort_keys=True).encode()).hexdigest()
             key = f"command_hash:{scope}"
             if await self.db.get_meta(key) == digest:
+                known = await self.db.get_meta(f"command_ids:{scope}")
+                self.command_ids = {k: int(v) for k, v in json.loads(known or "{}").items()}
                 return False
             if guild_id is not None:
                 guild = discord.Object(guild_id)
                 self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
+                synced = await self.tree.sync(guild=guild)
             else:
-                await self.tree.sync()
+                synced = await self.tree.sync()
+            self.command_ids = {c.name: c.id for c in synced}
+            await self.db.set_meta(f"command_ids:{scope}", json.dumps(self.command_ids, sort_keys=True))
             await self.db.set_meta(key, digest)
             log.info("application commands synced (%s)", scope)
             return True

@@ -17,6 +17,26 @@ NEEDED = discord.Permissions(
     read_message_history=True,
 )
 SCOPES = ("bot", "applications.commands")
+# As Discord's own settings screens name them.
+NAMES = {
+    "view_channel": "View Channels",
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+    "read_message_history": "Read Message History",
+}
+
+
+def missing(permissions: int) -> list[str]:
+    """The needed permissions `permissions` lacks, by their names in Discord (e.g. "Attach Files").
+
+    >>> missing(NEEDED.value), missing(NEEDED.value & ~discord.Permissions(attach_files=True).value)
+    ([], ['Attach Files'])
+    """
+    have = discord.Permissions(permissions)
+    if have.administrator:
+        return []
+    return [label for name, label in NAMES.items() if getattr(NEEDED, name) and not getattr(have, name)]
 
 
 def invite_url(application_id: int | str) -> str:

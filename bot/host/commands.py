@@ -12,6 +12,7 @@ from rules.contract import ParseError, RulesError
 
 from .context import Caller
 from .errors import Refused, UserError
+from .mentions import mentions
 
 if TYPE_CHECKING:
     from . import Host
@@ -46,6 +47,10 @@ async def answer(
 ) -> None:
     """Content when it fits in 2,000 characters, else an embed description (4,096)."""
     kwargs: dict[str, Any] = {"ephemeral": ephemeral}
+    linked = mentions(interaction.client, text)
+    # A mention is longer than the name: never let it push a text over its limit (and lose its end).
+    if len(linked) <= MAX_CONTENT or len(text) > MAX_CONTENT and len(linked) <= 4096:
+        text = linked
     if len(text) <= MAX_CONTENT:
         kwargs["content"] = text
     else:
@@ -119,6 +124,7 @@ def user_message(error: BaseException) -> str | None:
 
 
 async def send_ephemeral(interaction: discord.Interaction, message: str) -> None:
+    message = mentions(interaction.client, message)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(message[:2000], ephemeral=True)

@@ -20,6 +20,8 @@ class Caller:
     # When the member issued the command (Discord's clock, from the interaction's snowflake id):
     # a command issued before the open phase began was meant for the phase before (see games.py).
     issued_at: float | None = None
+    # What the bot may do in the channel the command came from (None when Discord did not say).
+    bot_permissions: int | None = None
 
     @property
     def in_guild(self) -> bool:
@@ -47,6 +49,7 @@ class Caller:
             role_ids=frozenset(r.id for r in roles),
             role_names=frozenset(r.name for r in roles),
             issued_at=interaction.created_at.timestamp(),
+            bot_permissions=interaction.app_permissions.value if interaction.guild_id else None,
         )
 
 

@@ -24,6 +24,8 @@ from ..storage import outbox as outbox_repo
 from ..storage.db import Database
 from ..storage.models import OutboxRow
 from ..storage.sql import row as fetch_row
+from . import buttons
+from .mentions import mentions
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +115,7 @@ class Delivery:
             try:
                 by_target: dict[tuple[Any, ...], list[OutboxRow]] = {}
                 for row in rows:
-                    key = ("channel", row.channel_id) if row.target == "channel" else ("dm", row.game_id, row.seat)
+                    key = ("dm", row.game_id, row.seat) if row.target == "dm" else ("channel", row.channel_id)
                     by_target.setdefault(key, []).append(row)
                 gate = asyncio.Semaphore(PARALLEL)
                 done = await asyncio.gather(
@@ -138,6 +140,8 @@ class Delivery:
         try:
             if row.target == "channel":
                 await self._send_channel(row)
+            elif row.target == "edit":
+                await self._edit(row)
             else:
                 await self._send_dm(row)
         except discord.Forbidden as exc:
@@ -159,9 +163,17 @@ class Delivery:
     async def _send_channel(self, row: OutboxRow) -> None:
         payload = row.payload
         channel = self.client.get_partial_messageable(row.channel_id or 0)
-        mentions = [discord.Object(uid) for uid in payload.get("mention") or []]
-        allowed = discord.AllowedMentions(everyone=False, roles=False, users=mentions) if mentions else None
-        kwargs: dict[str, Any] = {"content": payload.get("content") or None, "nonce": self.nonce(row.id)}
+        users = [discord.Object(uid) for uid in payload.get("mention") or []]
+        roles = [discord.Object(rid) for rid in payload.get("mention_roles") or []]
+        allowed = (
+            discord.AllowedMentions(everyone=False, roles=roles or False, users=users or False)
+            if users or roles
+            else None
+        )
+        kwargs: dict[str, Any] = {
+            "content": mentions(self.client, payload.get("content") or "") or None,
+            "nonce": self.nonce(row.id),
+        }
         if allowed is not None:
             kwargs["allowed_mentions"] = allowed
         picture = payload.get("picture")
@@ -171,8 +183,20 @@ class Delivery:
                 kwargs["file"] = discord.File(
                     io.BytesIO(png), filename="board.png", description=picture.get("alt") or None
                 )
+        if payload.get("buttons"):
+            kwargs["view"] = buttons.view(payload["buttons"], row.game_id)
         await channel.send(**kwargs)
         log.info("outbox %s: posted to channel %s (game %s)", row.id, row.channel_id, row.game_id)
+
+    async def _edit(self, row: OutboxRow) -> None:
+        payload = row.payload
+        channel = self.client.get_partial_messageable(row.channel_id or 0)
+        message = channel.get_partial_message(int(payload["message_id"]))
+        await message.edit(
+            content=mentions(self.client, payload.get("content") or ""),
+            view=buttons.view(payload.get("buttons") or [], row.game_id),
+        )
+        log.info("outbox %s: edited a message in channel %s (game %s)", row.id, row.channel_id, row.game_id)
 
     def _draw(self, kind: str, view: dict[str, Any]) -> bytes | None:
         try:
@@ -193,7 +217,13 @@ class Delivery:
             channel_id = dm.id
             self._dm_channels[user_id] = channel_id
         channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-        await channel.send(content=row.payload.get("content"), nonce=self.nonce(row.id))
+        kwargs = {
+            "content": mentions(self.client, row.payload.get("content") or "") or None,
+            "nonce": self.nonce(row.id),
+        }
+        if row.payload.get("buttons"):
+            kwargs["view"] = buttons.view(row.payload["buttons"], row.game_id)
+        await channel.send(**kwargs)
         # No seat at INFO: which seat gets a DM when can depend on what it holds (docs/reliability.md).
         log.info("outbox %s: DM sent (game %s)", row.id, row.game_id)
         log.debug("outbox %s: DM to seat %s", row.id, row.seat)

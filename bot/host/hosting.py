@@ -27,7 +27,7 @@ from . import clocks
 from .context import Caller, Member
 from .errors import Refused, Stale, UserError
 from .finder import Finder
-from .lobby import MAX_HOURS, reload
+from .lobby import MAX_HOURS, edit_lobby, reload
 from .locks import Locks
 from .presenting import DM, Message, Presentation, capital, title_of
 from .roster import Roster
@@ -212,6 +212,10 @@ class Hosting:
                 if game.status == LOBBY:
                     now = self.clock()
                     await games_repo.update_game(conn, game.id, status=ENDED, ended_at=now)
+                    ended = await reload(conn, game.id)
+                    await edit_lobby(
+                        conn, ended, Roster(await games_repo.seats(conn, game.id)), self.presentations[kind], now
+                    )
                     await timers_repo.clear_timers(conn, game.id)
                     closed = getattr(self.presentations[kind], "lobby_closed", None)
                     if closed is not None:

@@ -84,8 +84,30 @@ class Lobby:
         log.info("game %s (%s) opened in channel %s", game.id, kind, caller.channel_id)
         return game
 
-    async def join(self, caller: Caller, kind: str) -> tuple[GameRow, Roster]:
-        game = await self.finder.game(caller, kind)
+    async def _find(self, caller: Caller, kind: str, game_id: int | None, game_opt: str | None = None) -> GameRow:
+        if game_id is None:
+            return await self.finder.game(caller, kind, game_opt)
+        async with self.db.reader() as conn:
+            game = await games_repo.get_game(conn, game_id)
+        if game is None or game.kind != kind or game.guild_id != caller.guild_id:
+            from .errors import NoGame
+
+            raise NoGame("That game no longer exists.")
+        return game
+
+    async def set_lobby_post(self, game_id: int, message_id: int) -> None:
+        """The lobby's message (posted by the command that opened it): edited in place from now on."""
+        async with self.locks(game_id), self.db.transaction() as conn:
+            await games_repo.update_game(conn, game_id, lobby_message_id=message_id)
+            game = await reload(conn, game_id)
+            await self._edit_lobby(conn, game, Roster(await games_repo.seats(conn, game_id)))
+        self.committed()
+
+    async def _edit_lobby(self, conn: Any, game: GameRow, roster: Roster) -> None:
+        await edit_lobby(conn, game, roster, self.presentations[game.kind], self.clock())
+
+    async def join(self, caller: Caller, kind: str, *, game_id: int | None = None) -> tuple[GameRow, Roster]:
+        game = await self._find(caller, kind, game_id)
         info = self.presentations[kind].game.info
         async with self.locks(game.id), self.db.transaction() as conn:
             game = await reload(conn, game.id)
@@ -107,8 +129,8 @@ class Lobby:
             roster = Roster(await games_repo.seats(conn, game.id))
         return game, roster
 
-    async def leave(self, caller: Caller, kind: str) -> tuple[GameRow, Roster]:
-        game = await self.finder.game(caller, kind)
+    async def leave(self, caller: Caller, kind: str, *, game_id: int | None = None) -> tuple[GameRow, Roster]:
+        game = await self._find(caller, kind, game_id)
         async with self.locks(game.id), self.db.transaction() as conn:
             game = await reload(conn, game.id)
             roster = Roster(await games_repo.seats(conn, game.id))
@@ -119,13 +141,21 @@ class Lobby:
                 raise UserError("The game has started: you cannot leave now (ask the host to replace you).")
             await games_repo.remove_seat(conn, game.id, seat)
             roster = Roster(await games_repo.seats(conn, game.id))
+            await self._edit_lobby(conn, game, roster)
+        self.committed()
         return game, roster
 
     async def start(
-        self, caller: Caller, kind: str, game_opt: str | None = None, settings: Mapping[str, Any] | None = None
+        self,
+        caller: Caller,
+        kind: str,
+        game_opt: str | None = None,
+        settings: Mapping[str, Any] | None = None,
+        *,
+        game_id: int | None = None,
     ) -> tuple[Advance, Roster]:
         """Close the lobby and set the game up. `settings` overrides what the lobby was opened with."""
-        game = await self.finder.game(caller, kind, game_opt)
+        game = await self._find(caller, kind, game_id, game_opt)
         self.finder.require_admin(game, caller)
         info = self.presentations[kind].game.info
         async with self.locks(game.id):
@@ -142,6 +172,7 @@ class Lobby:
                 except ValueError as exc:
                     raise UserError(f"{info.title}: {exc}.") from None
                 advance = await self.stepper.start(conn, game, roster, resolved)
+                await self._edit_lobby(conn, advance.game, roster)
             self.committed()
         log.info("game %s: started", game.id)
         return advance, roster
@@ -176,6 +207,18 @@ def players_text(info: Any) -> str:
     if info.min_players == info.max_players:
         return f"exactly {info.min_players} players"
     return f"{info.min_players} to {info.max_players} players"
+
+
+async def edit_lobby(conn: Any, game: GameRow, roster: Roster, presentation: Presentation, now: float) -> None:
+    """Queue an edit of the living lobby message to what the lobby is now (no-op without one)."""
+    text = getattr(presentation, "lobby_text", None)
+    if game.lobby_message_id is None or text is None:
+        return
+    from ..storage import outbox as outbox_repo
+
+    buttons = ["join", "leave", "start"] if game.status == LOBBY else []
+    payload = {"message_id": game.lobby_message_id, "content": text(game, roster), "buttons": buttons}
+    await outbox_repo.queue_edit(conn, game.id, game.channel_id, payload, now)
 
 
 async def reload(conn: Any, game_id: int) -> GameRow:

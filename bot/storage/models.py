@@ -67,6 +67,7 @@ class GameRow:
     created_at: float
     started_at: float | None
     ended_at: float | None
+    lobby_message_id: int | None = None
 
     @property
     def active(self) -> bool:
@@ -98,6 +99,7 @@ class GameRow:
             created_at=r["created_at"],
             started_at=r["started_at"],
             ended_at=r["ended_at"],
+            lobby_message_id=r["lobby_message_id"],
         )
 
 

@@ -24,6 +24,15 @@ async def queue_dm(conn: Any, game_id: int, seat: str, payload: dict[str, Any], 
     )
 
 
+async def queue_edit(conn: Any, game_id: int, channel_id: int, payload: dict[str, Any], now: float) -> int:
+    """An edit of a message the bot posted (`payload["message_id"]`), e.g. the living lobby message."""
+    return await insert(
+        conn,
+        "INSERT INTO outbox(game_id, target, channel_id, payload_json, created_at) VALUES (?, 'edit', ?, ?, ?)",
+        (game_id, channel_id, dumps(payload), now),
+    )
+
+
 async def pending(conn: Any, now: float, limit: int = 50) -> list[OutboxRow]:
     found = await rows(
         conn, "SELECT * FROM outbox WHERE delivered_at IS NULL AND next_try_at <= ? ORDER BY id LIMIT ?", (now, limit)

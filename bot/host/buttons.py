@@ -1,0 +1,111 @@
+"""The host's buttons on what the bot posts: Join / Leave / Start on a lobby, My status / Submit on
+boards and round DMs, History on results.
+
+Each is a persistent `DynamicItem` whose custom id is `host:<part>:<game id>`: no secret, only the game.
+A click answers only the member who clicked (ephemerally), about their own seat, through the game's
+presentation hooks (`status_reply`, `submit_reply`, `history_reply`). It works after a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from ..storage import games as games_repo
+from .commands import APOLOGY, send_ephemeral, user_message
+from .context import Caller
+from .errors import NoGame, UserError
+from .presenting import HISTORY, STATUS, SUBMIT, Reply
+
+if TYPE_CHECKING:
+    from . import Host
+
+log = logging.getLogger(__name__)
+
+JOIN, LEAVE, START = "join", "leave", "start"
+LABELS = {JOIN: "Join", LEAVE: "Leave", START: "Start", STATUS: "My status", SUBMIT: "Submit", HISTORY: "History"}
+STYLES = {JOIN: discord.ButtonStyle.success, START: discord.ButtonStyle.primary, SUBMIT: discord.ButtonStyle.primary}
+TEMPLATE = re.compile(rf"host:(?P<part>{'|'.join(LABELS)}):(?P<game>[0-9]{{1,20}})")
+
+
+def custom_id(part: str, game_id: int) -> str:
+    return f"host:{part}:{game_id}"
+
+
+def view(parts: list[str] | tuple[str, ...], game_id: int) -> discord.ui.View:
+    """A persistent view of the host's buttons, in the order given."""
+    out = discord.ui.View(timeout=None)
+    for part in parts:
+        if part in LABELS:
+            button: discord.ui.Button[Any] = discord.ui.Button(
+                label=LABELS[part],
+                style=STYLES.get(part, discord.ButtonStyle.secondary),
+                custom_id=custom_id(part, game_id),
+            )
+            out.add_item(HostButton(button, part, game_id))
+    return out
+
+
+class HostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+    def __init__(self, item: discord.ui.Button[Any], part: str, game_id: int) -> None:
+        super().__init__(item)
+        self.part = part
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> HostButton:
+        return cls(item, match["part"], int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        # discord.py only logs a dynamic item's exceptions, so every outcome is answered here.
+        host: Host = interaction.client.host  # type: ignore[attr-defined]
+        try:
+            reply = await click(host, Caller.from_interaction(interaction), self.part, self.game_id)
+        except Exception as error:
+            message = user_message(error)
+            if message is None:
+                log.error("button %s failed (interaction %s)", self.part, interaction.id, exc_info=error)
+                message = APOLOGY
+            await send_ephemeral(interaction, message)
+            return
+        kwargs: dict[str, Any] = {"ephemeral": True}
+        if reply.embed is not None:
+            kwargs["embed"] = reply.embed
+        if reply.text:
+            kwargs["content"] = reply.text[:2000]
+        if reply.view is not None:
+            kwargs["view"] = reply.view
+        await interaction.response.send_message(**kwargs)
+
+
+async def click(host: Host, caller: Caller, part: str, game_id: int) -> Reply:
+    async with host.db.reader() as conn:
+        game = await games_repo.get_game(conn, game_id)
+    if game is None or game.kind not in host.presentations:
+        raise NoGame("That game no longer exists.")
+    presentation = host.presentations[game.kind]
+    if part in (JOIN, LEAVE, START):
+        if game.guild_id != caller.guild_id:
+            raise UserError("Use the lobby's buttons in the game's server.")
+        if part == JOIN:
+            await host.lobby.join(caller, game.kind, game_id=game_id)
+            return Reply("You joined the lobby.")
+        if part == LEAVE:
+            await host.lobby.leave(caller, game.kind, game_id=game_id)
+            return Reply("You left the lobby.")
+        hook = getattr(presentation, "start_reply", None)
+        if hook is not None:
+            return await hook(host, caller, game_id)  # type: ignore[no-any-return]
+        await host.lobby.start(caller, game.kind, game_opt=str(game_id), game_id=game_id)
+        return Reply("The game has started.")
+    hook = getattr(presentation, f"{part}_reply", None)
+    if hook is None:
+        raise UserError("That button does nothing for this game.")
+    if part == HISTORY:
+        return await hook(host, caller)  # type: ignore[no-any-return]
+    return await hook(host, caller, game_id)  # type: ignore[no-any-return]
