@@ -3,7 +3,7 @@
 Adding a game is one line here plus its package (docs/architecture.md, "Adding a game").
 
 >>> [g.info.id for g in games()]
-['crimecity']
+['crimecity', 'crimopolis']
 >>> by_format("crimecity-replay/1").info.title
 'Crime City'
 """
@@ -15,8 +15,9 @@ from types import MappingProxyType
 
 from .contract import Game
 from .crimecity.game import GAME as CRIMECITY
+from .crimopolis.game import GAME as CRIMOPOLIS
 
-GAMES: Mapping[str, Game] = MappingProxyType({g.info.id: g for g in (CRIMECITY,)})
+GAMES: Mapping[str, Game] = MappingProxyType({g.info.id: g for g in (CRIMECITY, CRIMOPOLIS)})
 DEFAULT = "crimecity"  # a replay file without `format` is a Crime City file (replay.md lets it out)
 
 

@@ -44,25 +44,35 @@ def distributions(caps: list[tuple[str, int]], low: int, high: int) -> Iterator[
 
 
 def turn_actions(c: Content, s: State, p: str) -> Iterator[Action]:
-    geo = s.geo
-    me = s.pl[p]
-    hours = s.hours
     yield {"kind": "end"}
-    # recruit
-    if me.supply > 0 and hours >= 2:
+    yield from recruit_actions(c, s, p)
+    yield from move_actions(s, p)
+    touched = blocks_touched(s, p)
+    yield from enter_actions(s, p, touched)
+    yield from job_actions(c, s, p, touched)
+    yield from card_actions(c, s, p)
+    yield from fortune_actions(c, s, p)
+
+
+def recruit_actions(c: Content, s: State, p: str) -> Iterator[Action]:
+    geo = s.geo
+    if s.pl[p].supply > 0 and s.hours >= 2:
         for to, tile in (("hq", c.hq(s.color(p))), ("safe_house", c.safe_house(s.color(p)))):
             cell = geo.cell_of_tile.get(tile)
             if cell is not None and s.total(geo.block_of[cell]) < 3:
                 yield {"kind": "recruit", "to": to}
-    # move
+
+
+def move_actions(s: State, p: str) -> Iterator[Action]:
+    geo = s.geo
+    hours = s.hours
     for loc, (who, n) in s.gangsters.items():
         if who != p:
             continue
         if loc[0] in "hv":
             for dst in geo.adjacent[loc]:
                 room = 3 - s.total(dst)
-                cost = 0 if s.count(dst, p) else 1
-                if cost > hours:
+                if room <= 0 or (hours < 1 and not s.count(dst, p)):
                     continue
                 for k in range(1, min(3, n, room) + 1):
                     yield {"kind": "move", "from": loc, "to": dst, "count": k}
@@ -79,40 +89,49 @@ def turn_actions(c: Content, s: State, p: str) -> Iterator[Action]:
         else:
             for dst in geo.blocks[loc].streets:
                 room = 3 - s.total(dst)
-                cost = 0 if s.count(dst, p) else 1
-                if cost > hours:
+                if room <= 0 or (hours < 1 and not s.count(dst, p)):
                     continue
                 for k in range(1, min(3, n, room) + 1):
                     yield {"kind": "move", "from": loc, "to": dst, "count": k}
-    # occupy, takeover, job
-    mine = {loc: n for loc, (who, n) in s.gangsters.items() if who == p and loc[0] in "hv"}
+
+
+def blocks_touched(s: State, p: str) -> dict[str, list[tuple[str, int]]]:
+    """City blocks next to the player's street gangsters: block -> [(street, count)] in street order."""
+    geo = s.geo
     touched: dict[str, list[tuple[str, int]]] = {}
-    for street, n in mine.items():
-        for block in geo.street_blocks.get(street, ()):
-            touched.setdefault(block, []).append((street, n))
-    for block, caps in touched.items():
-        b = geo.blocks[block]
-        if b.kind != "city":
+    for street, (who, n) in s.gangsters.items():
+        if who != p or street[0] not in "hv":
             continue
+        for block in geo.street_blocks.get(street, ()):
+            if geo.blocks[block].kind == "city":
+                touched.setdefault(block, []).append((street, n))
+    for caps in touched.values():
         caps.sort()
+    return touched
+
+
+def enter_actions(s: State, p: str, touched: dict[str, list[tuple[str, int]]]) -> Iterator[Action]:
+    if s.hours < 3:
+        return
+    for block, caps in touched.items():
         held = s.gangsters.get(block)
-        if hours >= 3:
-            if held is None:
-                for src in distributions(caps, 1, 3):
-                    yield {"kind": "occupy", "block": block, "from": src}
-            elif held[0] != p:
-                for src in distributions(caps, held[1] + 1, held[1] + 3):
-                    yield {"kind": "takeover", "block": block, "from": src}
-    yield from _jobs(c, s, p, touched)
-    # abort, invest, redraw
-    if hours >= 3:
+        if held is None:
+            for src in distributions(caps, 1, 3):
+                yield {"kind": "occupy", "block": block, "from": src}
+        elif held[0] != p:
+            for src in distributions(caps, held[1] + 1, held[1] + 3):
+                yield {"kind": "takeover", "block": block, "from": src}
+
+
+def card_actions(c: Content, s: State, p: str) -> Iterator[Action]:
+    me = s.pl[p]
+    if s.hours >= 3:
         for card in dict.fromkeys(me.jobs):
             yield {"kind": "abort", "card": card}
-    if hours >= 2 and s.decks["fortunes"]:
+    if s.hours >= 2 and s.decks["fortunes"]:
         yield {"kind": "invest"}
     if len(me.jobs) == 2 and c.jobs[me.jobs[0]].location == c.jobs[me.jobs[1]].location:
         yield {"kind": "redraw"}
-    yield from _fortunes(c, s, p)
 
 
 def _job_fortune_sets(c: Content, s: State, p: str) -> list[list[str]]:
@@ -125,7 +144,7 @@ def _job_fortune_sets(c: Content, s: State, p: str) -> list[list[str]]:
     return [sorted(f for part in combo for f in part) for combo in product(*choices)]
 
 
-def _jobs(c: Content, s: State, p: str, touched: dict[str, list[tuple[str, int]]]) -> Iterator[Action]:
+def job_actions(c: Content, s: State, p: str, touched: dict[str, list[tuple[str, int]]]) -> Iterator[Action]:
     geo = s.geo
     cards = list(dict.fromkeys(s.pl[p].jobs))
     if not cards:
@@ -133,7 +152,7 @@ def _jobs(c: Content, s: State, p: str, touched: dict[str, list[tuple[str, int]]
     sets: list[list[str]] | None = None
     for block, caps in touched.items():
         b = geo.blocks[block]
-        if b.kind != "city" or any(cell in s.presence for cell in b.cells):
+        if any(cell in s.presence for cell in b.cells):
             continue
         held = s.gangsters.get(block)
         d = held[1] if held is not None and held[0] != p else 0
@@ -150,7 +169,7 @@ def _jobs(c: Content, s: State, p: str, touched: dict[str, list[tuple[str, int]]
                     yield {"kind": "job", "card": card, "block": block, "from": src, "fortunes": fortunes}
 
 
-def _fortunes(c: Content, s: State, p: str) -> Iterator[Action]:
+def fortune_actions(c: Content, s: State, p: str) -> Iterator[Action]:
     geo = s.geo
     seen: set[str] = set()
     for card in sorted(s.pl[p].fortunes):
