@@ -104,9 +104,11 @@ def parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     sub = top.add_subparsers(dest="cmd", parser_class=_Parser, metavar="{replay,legal,simulate}")
     p = sub.add_parser("replay", help="replay a game file and print every result as JSON")
     p.add_argument("file")
+    p.add_argument("--content", metavar="DIR", help="a directory with the game's own content files")
     p = sub.add_parser("legal", help="list what a player may do at the end of a game file")
     p.add_argument("file")
     p.add_argument("--player", required=True)
+    p.add_argument("--content", metavar="DIR", help="a directory with the game's own content files")
     sim = sub.add_parser("simulate", help="play random legal games and print what a host tuning the game wants to know")
     sim.add_argument("--game", default=registry.DEFAULT, choices=list(registry.GAMES))
     sim.add_argument("--games", type=int, default=1000)
@@ -129,6 +131,12 @@ def main(argv: list[str] | None = None) -> int:
         else:
             doc = load(args.file)
             game = registry.by_format(doc.get("format") if isinstance(doc, dict) else None)
+            if args.content is not None:
+                with_content = getattr(game, "with_content", None)
+                if with_content is None:
+                    print(f"error: --content: {game.info.title} has no content to replace", file=sys.stderr)
+                    return 2
+                game = with_content(args.content)
             result = game.replay(doc) if args.cmd == "replay" else game.legal(doc, args.player)
             out = dumps(result)
     except (FormatError, registry.UnknownGame) as e:
