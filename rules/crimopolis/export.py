@@ -80,3 +80,36 @@ def _check(game: Crimopolis, record: Record, doc: dict[str, Any]) -> None:
     got.pop("options")
     if got != want:
         raise AssertionError("the export does not replay to the host's state")
+
+
+def start_block(c: Any, s: Any, turn_events: list[Any]) -> dict[str, Any]:
+    """replay.md's `start` for the turn that `turn_events` began (its `turn_start`, the destinies executed):
+    the state before that turn's start processing, with every order written out, so that a game can move
+    on from here (a game played by hand into the bot, or the rest of a long one)."""
+    start = next(e for e in turn_events if e.kind == "turn_start")
+    executed = [e.data["card"] for e in turn_events if e.kind == "destiny_executed"]
+    player = start.data["player"]
+    geo = s.geo
+    decks: dict[str, list[str]] = {k: list(v) for k, v in s.decks.items()}
+    for card in reversed(executed):  # they went to the bottom as they were executed (E2)
+        deck = decks[c.deck_of(card)]
+        assert deck and deck[-1] == card
+        deck.pop()
+    players = {}
+    for p in s.players:
+        me = s.pl[p]
+        lying = (executed + list(me.destinies)) if p == player else list(me.destinies)
+        players[p] = {"prestige": me.prestige, "bodies": me.bodies, "jobs": list(me.jobs),
+                      "fortunes": list(me.fortunes), "destinies": lying}
+    return {
+        "turn": {"player": player, "hours": start.data["hours"], "number": start.data["number"]},
+        "city": [
+            {"cell": cell, "tile": t, **({"block_side": b} if b is not None else {})} for cell, (t, b) in geo.tiles.items()
+        ],
+        "gangsters": {loc: {p: n} for loc, (p, n) in s.gangsters.items()},
+        "players": players,
+        "revealed": list(s.revealed),
+        "stack": list(s.stack),
+        "decks": decks,
+        "final": None if s.final is None else dict(s.final),
+    }
