@@ -76,7 +76,10 @@ def answers(c: Content, s: State) -> list[Answer]:
             for t, cell, side in setup_placements(c, s, player)
         ]
     if kind == "explore":
-        return [{"kind": "explore", "tile": t, "block_side": side} for t, side in explore_options(c, s, player, p["cell"])[0]]
+        return [
+            {"kind": "explore", "tile": t, "block_side": side}
+            for t, side in explore_options(c, s, player, p["cell"])[0]
+        ]
     if kind == "keep":
         return [{"kind": "keep", "card": card} for card in dict.fromkeys(s.pl[player].drawn)]
     if kind == "target":

@@ -46,6 +46,7 @@ def _check(c: Content, s: State, player: str | None, a: Mapping[str, Any]) -> No
     why = malformed(c, a, s.geo.canonical)
     if why:
         raise No("malformed", why)
+    assert player is not None
     getattr(_Checks(c, s, player), kind)(a)
 
 
@@ -290,8 +291,10 @@ class _Checks:
         own = c.safe_house(s.color(self.p))
         if tile in s.revealed:
             pass
-        elif c.tiles[tile].kind == "safe_house" and tile not in s.geo.cell_of_tile and (
-            tile == own or (not s.revealed and s.owner_of_color(c.tiles[tile].color) is not None)
+        elif (
+            c.tiles[tile].kind == "safe_house"
+            and tile not in s.geo.cell_of_tile
+            and (tile == own or (not s.revealed and s.owner_of_color(c.tiles[tile].color) is not None))
         ):
             pass
         else:

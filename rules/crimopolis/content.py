@@ -223,8 +223,8 @@ def _kind(value: Any) -> str:
     return "an object"
 
 
-def _header(w: _Where, doc: Any, schema: str) -> dict[str, Any]:
-    doc = _obj(w, doc, "")
+def _header(w: _Where, value: Any, schema: str) -> dict[str, Any]:
+    doc = _obj(w, value, "")
     got = doc.get("schema")
     if got != schema:
         raise w.fail("schema", f"must be {schema!r}, not {got!r}")
@@ -274,8 +274,17 @@ def load_content(docs: Mapping[str, Any]) -> Content:
         raise ContentError(f"{pack_id}: id {dup!r} names two things (tiles and cards need distinct ids)")
     clock = tuple(t for t in city if tiles[t].clock)
     content = Content(
-        id=pack_id, title=title, colors=colors, locations=locations, tiles=tiles, city_tiles=city,
-        clock_tiles=clock, jobs=jobs, designs=designs, decks=decks, by_design=by_design,
+        id=pack_id,
+        title=title,
+        colors=colors,
+        locations=locations,
+        tiles=tiles,
+        city_tiles=city,
+        clock_tiles=clock,
+        jobs=jobs,
+        designs=designs,
+        decks=decks,
+        by_design=by_design,
     )
     _counts(w, pack, content)
     return content
@@ -378,7 +387,11 @@ def _jobs(w: _Where, doc: Any, locations: Mapping[str, Location], tiles: Mapping
         if loc not in placed:
             raise w.fail(f"{at}.location", f"no city tile shows {loc!r}, so the job could never be done")
         jobs[jid] = Job(
-            jid, _str(w, entry, "title", at), loc, _int(w, entry, "gangsters", at, 1), _int(w, entry, "hours", at, 0),
+            jid,
+            _str(w, entry, "title", at),
+            loc,
+            _int(w, entry, "gangsters", at, 1),
+            _int(w, entry, "hours", at, 0),
             _int(w, entry, "prestige", at, 0),
         )
     return jobs
@@ -420,8 +433,17 @@ def _designs(w: _Where, doc: Any, deck: str) -> list[Design]:
                 raise w.fail(f"{at}.cards[{j}]", f"card {card} is in two designs")
             seen_cards.add(card)
         d = Design(
-            deck, did, _str(w, entry, "title", at), _str(w, entry, "text", at), effect, target, destiny, defendable,
-            tuple(cards), timing, endgame,
+            deck,
+            did,
+            _str(w, entry, "title", at),
+            _str(w, entry, "text", at),
+            effect,
+            target,
+            destiny,
+            defendable,
+            tuple(cards),
+            timing,
+            endgame,
         )
         _combination(w, d, at)
         out.append(d)

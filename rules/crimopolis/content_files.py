@@ -21,7 +21,9 @@ def _parse(name: str, text: str) -> Any:
     except json.JSONDecodeError as e:
         raise ContentError(f"{name}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
     except (ValueError, RecursionError) as e:
-        raise ContentError(f"{name}: not a valid content file ({str(e).splitlines()[0] if str(e) else 'too deep'})") from None
+        raise ContentError(
+            f"{name}: not a valid content file ({str(e).splitlines()[0] if str(e) else 'too deep'})"
+        ) from None
 
 
 def _file_names(pack: Any) -> list[str]:

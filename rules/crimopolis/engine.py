@@ -344,10 +344,19 @@ class Run:
         sources = dict(a["from"])
         s.hours -= 3
         m, q, removed, bodies = self.enter(p, block, sources)
-        self.emit("takeover", {
-            "player": p, "block": block, "from": sources, "count": m, "hours": 3, "defender": q, "removed": removed,
-            "bodies": bodies,
-        })
+        self.emit(
+            "takeover",
+            {
+                "player": p,
+                "block": block,
+                "from": sources,
+                "count": m,
+                "hours": 3,
+                "defender": q,
+                "removed": removed,
+                "bodies": bodies,
+            },
+        )
         self.gain(p, 1, "takeover")
         self.decide("turn", p)
 
@@ -368,10 +377,22 @@ class Run:
         for f in fortunes:
             self.bottom(f)
         m, q, removed, bodies = self.enter(p, block, sources)
-        self.emit("job", {
-            "player": p, "card": card, "location": job.location, "block": block, "from": sources, "count": m,
-            "hours": h, "fortunes": fortunes, "defender": q, "removed": removed, "bodies": bodies,
-        })
+        self.emit(
+            "job",
+            {
+                "player": p,
+                "card": card,
+                "location": job.location,
+                "block": block,
+                "from": sources,
+                "count": m,
+                "hours": h,
+                "fortunes": fortunes,
+                "defender": q,
+                "removed": removed,
+                "bodies": bodies,
+            },
+        )
         if q is not None:
             self.gain(p, 1, "takeover")
         s.job = {"player": p, "card": card, "block": block, "prestige": prestige}

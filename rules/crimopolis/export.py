@@ -99,12 +99,18 @@ def start_block(c: Any, s: Any, turn_events: list[Any]) -> dict[str, Any]:
     for p in s.players:
         me = s.pl[p]
         lying = (executed + list(me.destinies)) if p == player else list(me.destinies)
-        players[p] = {"prestige": me.prestige, "bodies": me.bodies, "jobs": list(me.jobs),
-                      "fortunes": list(me.fortunes), "destinies": lying}
+        players[p] = {
+            "prestige": me.prestige,
+            "bodies": me.bodies,
+            "jobs": list(me.jobs),
+            "fortunes": list(me.fortunes),
+            "destinies": lying,
+        }
     return {
         "turn": {"player": player, "hours": start.data["hours"], "number": start.data["number"]},
         "city": [
-            {"cell": cell, "tile": t, **({"block_side": b} if b is not None else {})} for cell, (t, b) in geo.tiles.items()
+            {"cell": cell, "tile": t, **({"block_side": b} if b is not None else {})}
+            for cell, (t, b) in geo.tiles.items()
         ],
         "gangsters": {loc: {p: n} for loc, (p, n) in s.gangsters.items()},
         "players": players,

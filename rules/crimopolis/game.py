@@ -46,8 +46,12 @@ SETTINGS = (
     Setting("clock_tiles_first", "bool", None, "The 15 clock tiles on top of the stack (default: lucky_speed)"),
     Setting("influence_on_the_streets", "bool", False, "+2 for the most gangsters on streets at the end (R116)"),
     Setting("big_business", "bool", False, "Bonus for 2, 3, 4+ occupied blocks of one location (R117)"),
-    Setting("timeout_time", "choice", "forfeit", "What a timed-out turn passes on (R38, R120)", choices=("forfeit", "pass")),
-    Setting("turn_hours", "float", 24, "Real hours for each turn and each setup decision (commands.md)", 0.001, 24 * 365),
+    Setting(
+        "timeout_time", "choice", "forfeit", "What a timed-out turn passes on (R38, R120)", choices=("forfeit", "pass")
+    ),
+    Setting(
+        "turn_hours", "float", 24, "Real hours for each turn and each setup decision (commands.md)", 0.001, 24 * 365
+    ),
     Setting("reaction_minutes", "int", 15, "Real minutes for a reaction window (commands.md)", 1, 1440),
     Setting("first_player", "str", None, "The seat that starts (default: drawn at random; Q12)"),
 )
@@ -63,10 +67,14 @@ INFO = GameInfo(
 
 
 def contract_events(events: Sequence[RunEvent]) -> tuple[Event, ...]:
-    return tuple(Event.public(kind, dict(data)) if who is None else Event.to(who, kind, dict(data)) for who, kind, data in events)
+    return tuple(
+        Event.public(kind, dict(data)) if who is None else Event.to(who, kind, dict(data)) for who, kind, data in events
+    )
 
 
-def draw_setup(c: Content, seats: Sequence[str], given: Mapping[str, JSON], chance: Chance) -> tuple[tuple[str, ...], dict[str, list[str]]]:
+def draw_setup(
+    c: Content, seats: Sequence[str], given: Mapping[str, JSON], chance: Chance
+) -> tuple[tuple[str, ...], dict[str, list[str]]]:
     """The seat order (start player first, Q12) and the stack and deck orders, from the host's chance."""
     seats = tuple(seats)
     first = given.get("first_player")
@@ -136,7 +144,7 @@ class Crimopolis:
     def check(self, state: State, seat: str | None, move: Move) -> Refusal | None:
         if seat is None:
             if dict(move) != dict(HOST_END):
-                return Refusal("malformed", "The host's only move is {\"host\": \"end\"} (R107).")
+                return Refusal("malformed", 'The host\'s only move is {"host": "end"} (R107).')
             if state.phase == OVER:
                 return Refusal("game_over", "The game has ended.")
             return None

@@ -43,7 +43,7 @@ class Geometry:
             self.xy[cell] = xy
             self.at[xy] = cell
         streets: dict[str, str | None] = {}
-        for cell, (tile, side) in self.tiles.items():
+        for cell, (_, side) in self.tiles.items():
             x, y = self.xy[cell]
             for s in SIDES:
                 if s == side:
@@ -58,33 +58,43 @@ class Geometry:
         }
         self.block_of: dict[str, str] = {}
         self.blocks: dict[str, Block] = {}
-        for cell, (tile, side) in self.tiles.items():
-            if cell in self.block_of:
-                continue
-            cells = [cell]
-            if side is not None:
-                x, y = self.xy[cell]
-                dx, dy = DELTA[side]
-                partner = self.at.get((x + dx, y + dy))
-                if partner is not None and self.tiles[partner][1] == OPPOSITE[side]:
-                    cells.append(partner)
-            cells.sort(key=lambda c: (self.xy[c][1], self.xy[c][0]))
-            t = content.tiles[tile]
-            block_streets: list[str] = []
-            for c in cells:
-                cx, cy = self.xy[c]
-                cs = self.tiles[c][1]
-                block_streets.extend(edge(cx, cy, s) for s in SIDES if s != cs)
-            names = () if t.kind != "city" else tuple(sorted({content.tiles[self.tiles[c][0]].location or "" for c in cells}))
-            block = Block(cells[0], tuple(cells), t.kind, t.color, names, tuple(sorted(block_streets)))
-            for c in cells:
-                self.block_of[c] = block.id
-            self.blocks[block.id] = block
+        for cell in self.tiles:
+            if cell not in self.block_of:
+                self._add_block(content, self._block_cells(cell))
         sb: dict[str, list[str]] = {}
         for block in self.blocks.values():
             for e in block.streets:
                 sb.setdefault(e, []).append(block.id)
-        self.street_blocks: dict[str, tuple[str, ...]] = {e: tuple(v) for e, v in sb.items()}
+        self.street_blocks: dict[str, tuple[str, ...]] = {e: tuple(sorted(v)) for e, v in sb.items()}
+
+    def _block_cells(self, cell: str) -> list[str]:
+        """The cells of the block holding `cell` (its partner too, when two block sides meet), in cell order."""
+        cells = [cell]
+        side = self.tiles[cell][1]
+        if side is not None:
+            x, y = self.xy[cell]
+            dx, dy = DELTA[side]
+            partner = self.at.get((x + dx, y + dy))
+            if partner is not None and self.tiles[partner][1] == OPPOSITE[side]:
+                cells.append(partner)
+        cells.sort(key=lambda c: (self.xy[c][1], self.xy[c][0]))
+        return cells
+
+    def _add_block(self, content: Content, cells: list[str]) -> Block:
+        t = content.tiles[self.tiles[cells[0]][0]]
+        block_streets: list[str] = []
+        for c in cells:
+            cx, cy = self.xy[c]
+            cs = self.tiles[c][1]
+            block_streets.extend(edge(cx, cy, s) for s in SIDES if s != cs)
+        names = (
+            () if t.kind != "city" else tuple(sorted({content.tiles[self.tiles[c][0]].location or "" for c in cells}))
+        )
+        block = Block(cells[0], tuple(cells), t.kind, t.color, names, tuple(sorted(block_streets)))
+        for c in cells:
+            self.block_of[c] = block.id
+        self.blocks[block.id] = block
+        return block
 
     # ---- locations ------------------------------------------------------------------------------------
 
@@ -153,9 +163,46 @@ class Geometry:
         return out
 
     def with_tile(self, content: Content, cell: str, tile: str, block_side: str | None) -> Geometry:
-        tiles = dict(self.tiles)
-        tiles[cell] = (tile, block_side)
-        return Geometry(content, tiles)
+        """The city with one more tile: only what the new tile touches is recomputed (the result equals a
+        geometry built from all the tiles; the tests check it)."""
+        g = Geometry.__new__(Geometry)
+        g.tiles = {**self.tiles, cell: (tile, block_side)}
+        xy = parse_cell(cell)
+        assert xy is not None and xy not in self.at, cell
+        g.xy = {**self.xy, cell: xy}
+        g.at = {**self.at, xy: cell}
+        g.cell_of_tile = {**self.cell_of_tile, tile: cell}
+        g.streets = dict(self.streets)
+        x, y = xy
+        new_edges = []
+        for s in SIDES:
+            if s == block_side:
+                continue
+            e = edge(x, y, s)
+            dx, dy = DELTA[s]
+            other = (x + dx, y + dy)
+            if e not in g.streets:
+                new_edges.append(e)
+            g.streets[e] = None if other in g.at else cell_id(*other)
+        g.adjacent = dict(self.adjacent)
+        for e in new_edges:
+            for n in (e, *edge_neighbours(e)):
+                if n in g.streets:
+                    g.adjacent[n] = tuple(m for m in edge_neighbours(n) if m in g.streets)
+        g.block_of = dict(self.block_of)
+        g.blocks = dict(self.blocks)
+        g.street_blocks = dict(self.street_blocks)
+        cells = g._block_cells(cell)
+        for c in cells:
+            old = self.block_of.get(c)
+            if old is not None:
+                for e in self.blocks[old].streets:
+                    g.street_blocks[e] = tuple(b for b in g.street_blocks[e] if b != old)
+                del g.blocks[old]
+        block = g._add_block(content, cells)
+        for e in block.streets:
+            g.street_blocks[e] = tuple(sorted((*g.street_blocks.get(e, ()), block.id)))
+        return g
 
 
 def street_cells(street: str) -> tuple[str, str]:

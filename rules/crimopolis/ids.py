@@ -85,10 +85,18 @@ def edge_neighbours(street: str) -> tuple[str, ...]:
     x, y = xy
     if street[0] == "h":
         return (
-            f"h:{x - 1},{y}", f"v:{x},{y - 1}", f"v:{x},{y}",
-            f"h:{x + 1},{y}", f"v:{x + 1},{y - 1}", f"v:{x + 1},{y}",
+            f"h:{x - 1},{y}",
+            f"v:{x},{y - 1}",
+            f"v:{x},{y}",
+            f"h:{x + 1},{y}",
+            f"v:{x + 1},{y - 1}",
+            f"v:{x + 1},{y}",
         )
     return (
-        f"v:{x},{y - 1}", f"h:{x - 1},{y}", f"h:{x},{y}",
-        f"v:{x},{y + 1}", f"h:{x - 1},{y + 1}", f"h:{x},{y + 1}",
+        f"v:{x},{y - 1}",
+        f"h:{x - 1},{y}",
+        f"h:{x},{y}",
+        f"v:{x},{y + 1}",
+        f"h:{x - 1},{y + 1}",
+        f"h:{x},{y + 1}",
     )

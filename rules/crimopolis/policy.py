@@ -4,6 +4,7 @@ ending the turn once the hours are spent), so that random games reach the bell."
 
 from __future__ import annotations
 
+from functools import lru_cache
 from random import Random
 from typing import Any
 
@@ -40,63 +41,79 @@ def random_move(c: Content, s: State, player: str, rng: Random) -> Action | None
 def _turn(c: Content, s: State, p: str, rng: Random) -> Action:
     hours = s.hours
     touched = blocks_touched(s, p)
-    jobs = list(job_actions(c, s, p, touched))
-    if jobs and rng.random() < 0.9:
-        return rng.choice(jobs)
-    entries = list(enter_actions(s, p, touched))
-    takeovers = [a for a in entries if a["kind"] == "takeover"]
-    if takeovers and rng.random() < 0.5:
-        return rng.choice(takeovers)
-    fortunes = list(fortune_actions(c, s, p))
-    if fortunes and rng.random() < 0.2:
-        return rng.choice(fortunes)
-    if rng.random() < (0.7 if hours == 0 else 0.04):
+    if touched:
+        jobs = list(job_actions(c, s, p, touched))
+        if jobs and rng.random() < 0.95:
+            return rng.choice(jobs)
+        entries = list(enter_actions(s, p, touched))
+        takeovers = [a for a in entries if a["kind"] == "takeover"]
+        if takeovers and rng.random() < 0.5:
+            return rng.choice(takeovers)
+    else:
+        entries = []
+    if s.pl[p].fortunes and rng.random() < 0.3:
+        fortunes = list(fortune_actions(c, s, p))
+        if fortunes:
+            return rng.choice(fortunes)
+    if rng.random() < (0.85 if hours == 0 else 0.03):
         return {"kind": "end"}
-    in_city = sum(n for who, n in s.gangsters.values() if who == p)
-    recruits = list(recruit_actions(c, s, p))
-    if recruits and in_city < 5 and rng.random() < 0.5:
-        return rng.choice(recruits)
+    me = s.pl[p]
+    if me.supply > 0 and hours >= 2 and rng.random() < 0.35:
+        recruits = list(recruit_actions(c, s, p))
+        if recruits:
+            return rng.choice(recruits)
     occupies = [a for a in entries if a["kind"] == "occupy"]
-    if occupies and rng.random() < 0.15:
+    if occupies and rng.random() < 0.04:
         return rng.choice(occupies)
-    moves = list(move_actions(s, p))
-    if moves and rng.random() < 0.85:
-        toward = _towards(c, s, p, moves)
-        if toward and rng.random() < 0.75:
-            return rng.choice(toward)
-        return rng.choice(moves)
-    others = list(card_actions(c, s, p))
-    if others and rng.random() < 0.3:
-        return rng.choice(others)
+    if rng.random() < 0.9:
+        moves = list(move_actions(s, p))
+        if moves:
+            toward = _towards(c, s, p, moves)
+            if toward and rng.random() < 0.85:
+                # keep groups together: the largest count the move allows, most of the time
+                most = max(m["count"] for m in toward)
+                big = [m for m in toward if m["count"] == most]
+                return rng.choice(big if rng.random() < 0.7 else toward)
+            return rng.choice(moves)
+    if rng.random() < 0.3:
+        others = list(card_actions(c, s, p))
+        if others:
+            return rng.choice(others)
     return {"kind": "end"}
 
 
-def _towards(c: Content, s: State, p: str, moves: list[Action]) -> list[Action]:
-    """Moves that bring gangsters closer (in street steps) to a block where one of the player's jobs fits."""
-    geo = s.geo
-    targets: set[str] = set()
-    locations = {c.jobs[j].location for j in s.pl[p].jobs}
-    for bid, b in geo.blocks.items():
-        if b.kind == "city" and locations.intersection(b.names) and not any(x in s.presence for x in b.cells):
-            targets.update(b.streets)
-    if not targets:
-        # nothing fits yet: walk towards the frontier so that the city grows
-        targets = {e for e, empty in geo.streets.items() if empty is not None}
-    dist = {e: 0 for e in targets}
-    frontier = list(targets)
-    while frontier:
-        nxt = []
-        for e in frontier:
-            for n in geo.adjacent[e]:
-                if n not in dist:
-                    dist[n] = dist[e] + 1
-                    nxt.append(n)
-        frontier = nxt
-    far = len(dist) + 1
+@lru_cache(maxsize=4096)
+def _point(loc: str) -> tuple[float, float]:
+    """A location's middle on the grid (streets are edges, blocks are cells)."""
+    head, _, rest = loc.partition(":")
+    if not rest:
+        x, y = loc.split(",")
+        return int(x) + 0.5, int(y) + 0.5
+    x, y = rest.split(",")
+    return (int(x) + 0.5, float(y)) if head == "h" else (float(x), int(y) + 0.5)
 
-    def d(loc: str) -> int:
-        if loc[0] in "hv":
-            return dist.get(loc, far)
-        return min((dist.get(e, far) for e in geo.blocks[loc].streets), default=far) + 1
+
+def _towards(c: Content, s: State, p: str, moves: list[Action]) -> list[Action]:
+    """Moves that bring gangsters closer to a block where one of the player's jobs fits (or, when none
+    does, to the frontier, so that the city grows)."""
+    geo = s.geo
+    locations = {c.jobs[j].location for j in s.pl[p].jobs}
+    targets = [
+        _point(bid)
+        for bid, b in geo.blocks.items()
+        if b.kind == "city" and locations.intersection(b.names) and not any(x in s.presence for x in b.cells)
+    ]
+    if not targets:
+        frontier = sorted(e for e, empty in geo.streets.items() if empty is not None)
+        targets = [_point(e) for e in frontier[:: max(1, len(frontier) // 8)]]
+    if not targets:
+        return []
+    cache: dict[str, float] = {}
+
+    def d(loc: str) -> float:
+        if loc not in cache:
+            x, y = _point(loc)
+            cache[loc] = min(abs(x - tx) + abs(y - ty) for tx, ty in targets)
+        return cache[loc]
 
     return [m for m in moves if m["to"][0] in "hv" and d(m["to"]) < d(m["from"])]

@@ -19,7 +19,12 @@ from .state import PLAY, TOMBSTONES, VARIANTS, Options, State, resolve_options
 FORMAT: Final = "crimopolis-replay/1"
 RESULT_FORMAT: Final = "crimopolis-result/1"
 OPTION_KEYS: Final = (
-    "variant", "target_prestige", "gangsters", "clock_tiles_first", "influence_on_the_streets", "big_business",
+    "variant",
+    "target_prestige",
+    "gangsters",
+    "clock_tiles_first",
+    "influence_on_the_streets",
+    "big_business",
     "timeout_time",
 )
 DECK_OF_CHANCE: Final = {"tiles": None, "jobs": "jobs", "newsflashes": "newsflashes", "fortunes": "fortunes"}
@@ -145,7 +150,9 @@ def chance_orders(c: Content, opts: Options, doc: Any, at: str = "chance") -> di
             seen.add(item)
         if len(order) != len(every):
             missing = sorted(set(every) - seen)
-            raise _fail(f"{at}.{key}", f"must list every one of the {len(every)} {key}; missing {', '.join(missing[:5])}")
+            raise _fail(
+                f"{at}.{key}", f"must list every one of the {len(every)} {key}; missing {', '.join(missing[:5])}"
+            )
         orders[key] = list(order)
     if opts.clock_tiles_first:
         clock = set(c.clock_tiles)
@@ -153,7 +160,9 @@ def chance_orders(c: Content, opts: Options, doc: Any, at: str = "chance") -> di
             if set(orders["tiles"][: len(clock)]) != clock:
                 raise _fail(f"{at}.tiles", f"with clock_tiles_first the first {len(clock)} tiles are the clock tiles")
         else:
-            orders["tiles"] = [t for t in orders["tiles"] if t in clock] + [t for t in orders["tiles"] if t not in clock]
+            orders["tiles"] = [t for t in orders["tiles"] if t in clock] + [
+                t for t in orders["tiles"] if t not in clock
+            ]
     return orders
 
 
@@ -187,7 +196,7 @@ def parse_step(c: Content, players: Sequence[str], step: Any, at: str, index: in
         raise _fail(at, f"a step is an object, not {_what(step)}")
     if "host" in step:
         if set(step) != {"host"}:
-            raise _fail(at, "a host step is exactly {\"host\": \"end\"}")
+            raise _fail(at, 'a host step is exactly {"host": "end"}')
         if step["host"] != "end":
             raise _fail(f"{at}.host", f"the only host step is 'end', not {_what(step['host'])}")
         return Step(index, None, None, step)
@@ -207,9 +216,7 @@ def parse_step(c: Content, players: Sequence[str], step: Any, at: str, index: in
 # ---- start (replay.md "start", E9, E12-E18) ---------------------------------------------------------------
 
 
-def parse_start(
-    c: Content, players: tuple[str, ...], opts: Options, doc: Any
-) -> tuple[State, tuple[str, int, int]]:
+def parse_start(c: Content, players: tuple[str, ...], opts: Options, doc: Any) -> tuple[State, tuple[str, int, int]]:
     at = "start"
     doc = _obj(doc, at, ("turn", "city", "gangsters", "players", "revealed", "stack", "decks", "final"))
     s = State(c, players, opts)
@@ -294,7 +301,9 @@ def _city(c: Content, s: State, doc: Any, at: str) -> Geometry:
             mine = c.tiles[tile].streets == 3 and side == s_
             theirs = tiles[other][1] == OPPOSITE[s_]
             if mine != theirs:
-                raise _fail(where[tiles[other][0]], f"{tiles[other][0]} at {other} does not match {tile} at {cell} (R13)")
+                raise _fail(
+                    where[tiles[other][0]], f"{tiles[other][0]} at {other} does not match {tile} at {cell} (R13)"
+                )
     return Geometry(c, tiles)
 
 

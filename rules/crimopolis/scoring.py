@@ -41,7 +41,9 @@ def scores(c: Content, s: State) -> dict[str, dict[str, int]]:
             "bodies": me.bodies // 2,
             "most_bodies": 2 if top_bodies >= 1 and me.bodies == top_bodies else 0,
             "fortunes": sum(c.designs[f].endgame for f in me.fortunes),
-            "streets": 2 if s.opts.influence_on_the_streets and top_streets >= 1 and on_streets[p] == top_streets else 0,
+            "streets": 2
+            if s.opts.influence_on_the_streets and top_streets >= 1 and on_streets[p] == top_streets
+            else 0,
             "big_business": 0,
         }
         if s.opts.big_business:

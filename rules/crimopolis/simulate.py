@@ -18,7 +18,16 @@ from .policy import random_move
 from .scoring import scores
 from .state import OVER, resolve_options
 
-COMPONENTS = ("prestige", "small_blocks", "large_blocks", "bodies", "most_bodies", "fortunes", "streets", "big_business")
+COMPONENTS = (
+    "prestige",
+    "small_blocks",
+    "large_blocks",
+    "bodies",
+    "most_bodies",
+    "fortunes",
+    "streets",
+    "big_business",
+)
 MAX_STEPS = 6000  # far above any game seen; a game that reaches it is ended by the host and counted
 
 
@@ -30,9 +39,9 @@ class Figures:
     steps: list[int] = field(default_factory=list)
     capped: int = 0
     bell_seat: dict[int, Counter[int]] = field(default_factory=dict)  # players -> seat that rang the bell
-    wins_seat: dict[int, Counter[int]] = field(default_factory=dict)  # players -> seat -> wins (shared split)
+    wins_seat: dict[int, dict[int, float]] = field(default_factory=dict)  # players -> seat -> wins (ties split)
     shares: Counter[str] = field(default_factory=Counter)
-    paths: Counter[str] = field(default_factory=Counter)
+    paths: dict[str, float] = field(default_factory=dict)
     ties: int = 0
     winning_totals: list[int] = field(default_factory=list)
 
@@ -45,27 +54,34 @@ class Figures:
                 f"  {n} players: {len(ts)} games, mean {statistics.mean(ts):.1f} turns "
                 f"({statistics.mean(ts) / n:.1f} per player), median {statistics.median(ts):.0f}, max {max(ts)}"
             )
-        lines.append(f"  steps per game: mean {statistics.mean(self.steps):.0f}; games cut at {MAX_STEPS} steps: {self.capped}")
+        lines.append(
+            f"  steps per game: mean {statistics.mean(self.steps):.0f}; games cut at {MAX_STEPS} steps: {self.capped}"
+        )
         lines.append("who rings the bell (share of games, by seat):")
         for n in sorted(self.bell_seat):
             c = self.bell_seat[n]
             total = sum(c.values()) or 1
-            lines.append("  " + f"{n} players: " + ", ".join(f"seat {s} {100 * c[s] / total:.0f}%" for s in range(1, n + 1)))
+            lines.append(
+                "  " + f"{n} players: " + ", ".join(f"seat {s} {100 * c[s] / total:.0f}%" for s in range(1, n + 1))
+            )
         total = sum(self.shares.values()) or 1
         lines.append("score components' share of all final scores:")
         lines.append("  " + ", ".join(f"{k} {100 * self.shares[k] / total:.1f}%" for k in COMPONENTS))
         wins = sum(self.paths.values()) or 1
         lines.append("paths to victory (how the winner got ahead of the best prestige of play):")
         lines.append("  " + ", ".join(f"{k} {100 * v / wins:.0f}%" for k, v in sorted(self.paths.items())))
-        lines.append(f"  shared victories: {100 * self.ties / max(1, self.games):.1f}% of games; "
-                     f"mean winning total {statistics.mean(self.winning_totals):.1f}")
+        lines.append(
+            f"  shared victories: {100 * self.ties / max(1, self.games):.1f}% of games; "
+            f"mean winning total {statistics.mean(self.winning_totals):.1f}"
+        )
         lines.append("seat advantage (win share by seat; fair share in brackets):")
         for n in sorted(self.wins_seat):
-            c = self.wins_seat[n]
-            total_w = sum(c.values()) or 1
+            w = self.wins_seat[n]
+            total_w = sum(w.values()) or 1
             lines.append(
-                "  " + f"{n} players [{100 / n:.0f}%]: "
-                + ", ".join(f"seat {s} {100 * c[s] / total_w:.0f}%" for s in range(1, n + 1))
+                "  "
+                + f"{n} players [{100 / n:.0f}%]: "
+                + ", ".join(f"seat {s} {100 * w.get(s, 0.0) / total_w:.0f}%" for s in range(1, n + 1))
             )
         return "\n".join(lines) + "\n"
 
@@ -122,8 +138,11 @@ def simulate(c: Content, games: int, seed: int, tick: Callable[[], None] | None 
         fig.ties += len(winners) > 1
         fig.winning_totals.append(best)
         for p in winners:
-            fig.wins_seat.setdefault(n, Counter())[s.players.index(p) + 1] += 1 / len(winners)
-            fig.paths[_path(table, p)] += 1 / len(winners)
+            seats = fig.wins_seat.setdefault(n, {})
+            seat = s.players.index(p) + 1
+            seats[seat] = seats.get(seat, 0.0) + 1 / len(winners)
+            path = _path(table, p)
+            fig.paths[path] = fig.paths.get(path, 0.0) + 1 / len(winners)
         if tick is not None:
             tick()
     return fig

@@ -84,15 +84,23 @@ class Player:
     def copy(self) -> Player:
         p = Player(self.supply)
         p.prestige, p.bodies = self.prestige, self.bodies
-        p.jobs, p.fortunes, p.destinies, p.drawn = list(self.jobs), list(self.fortunes), list(self.destinies), list(
-            self.drawn
+        p.jobs, p.fortunes, p.destinies, p.drawn = (
+            list(self.jobs),
+            list(self.fortunes),
+            list(self.destinies),
+            list(self.drawn),
         )
         return p
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "prestige": self.prestige, "bodies": self.bodies, "supply": self.supply, "jobs": list(self.jobs),
-            "fortunes": list(self.fortunes), "destinies": list(self.destinies), "drawn": list(self.drawn),
+            "prestige": self.prestige,
+            "bodies": self.bodies,
+            "supply": self.supply,
+            "jobs": list(self.jobs),
+            "fortunes": list(self.fortunes),
+            "destinies": list(self.destinies),
+            "drawn": list(self.drawn),
         }
 
     @staticmethod
@@ -109,8 +117,28 @@ class State:
     newsflash is being resolved; `res` the card being resolved; `final` the last round once triggered."""
 
     __slots__ = (
-        "players", "opts", "phase", "geo", "gangsters", "revealed", "stack", "decks", "pl", "number", "active",
-        "hours", "timed_out", "presence", "pending", "setup", "job", "res", "final", "ended", "windows", "colors",
+        "players",
+        "opts",
+        "phase",
+        "geo",
+        "gangsters",
+        "revealed",
+        "stack",
+        "decks",
+        "pl",
+        "number",
+        "active",
+        "hours",
+        "timed_out",
+        "presence",
+        "pending",
+        "setup",
+        "job",
+        "res",
+        "final",
+        "ended",
+        "windows",
+        "colors",
     )
 
     def __init__(self, content: Content, players: tuple[str, ...], opts: Options) -> None:

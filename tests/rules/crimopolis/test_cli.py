@@ -42,9 +42,11 @@ def test_legal_for_a_player() -> None:
     [
         ("{", "error: "),
         ('{"format": "crimopolis-replay/1", "players": ["a", "b"]}', "error: steps: missing"),
-        ('{"format": "crimopolis-replay/1", "players": ["a", "b"], "steps": [{"player": "a", '
-         '"action": {"kind": "move", "from": "0,0", "to": "h:0,1", "count": "x"}}]}',
-         "error: steps[0].action.count: not an integer"),
+        (
+            '{"format": "crimopolis-replay/1", "players": ["a", "b"], "steps": [{"player": "a", '
+            '"action": {"kind": "move", "from": "0,0", "to": "h:0,1", "count": "x"}}]}',
+            "error: steps[0].action.count: not an integer",
+        ),
     ],
 )
 def test_format_errors_exit_2_with_one_line_and_no_output(tmp_path: Path, text: str, start: str) -> None:

@@ -32,8 +32,23 @@ def test_the_house_pack() -> None:
     assert c.id == "house-1" and len(c.city_tiles) == 48 and len(c.clock_tiles) == 15
     assert sum(1 for t in c.city_tiles if c.tiles[t].streets == 3) == 12
     assert {len(v) for v in c.decks.values()} == {48, 42}
-    assert c.clock_tiles == ("T01", "T05", "T09", "T13", "T17", "T21", "T25", "T27", "T29", "T31", "T33", "T35",
-                             "T37", "T41", "T45")
+    assert c.clock_tiles == (
+        "T01",
+        "T05",
+        "T09",
+        "T13",
+        "T17",
+        "T21",
+        "T25",
+        "T27",
+        "T29",
+        "T31",
+        "T33",
+        "T35",
+        "T37",
+        "T41",
+        "T45",
+    )
     assert c.designs["F28"].id == "bombing" and c.designs["F28"].defendable
     assert c.designs["N36"].destiny and c.designs["N36"].target == "chosen_other"
     assert sum(c.designs[f].endgame for f in c.decks["fortunes"]) == 31  # rulings 6.4: 31/48 on average
@@ -74,23 +89,38 @@ BROKEN = [
     (_set(["jobs.json", "jobs", 4, "hours"], "2"), "jobs.json: jobs[4] (J05).hours:"),
     (_set(["jobs.json", "jobs", 4, "prestige"], KeyError), "jobs.json: jobs[4] (J05).prestige: missing"),
     (_set(["jobs.json", "house"], "yes"), "jobs.json: house:"),
-    (_set(["newsflashes.json", "designs", 0, "effect", "kind"], "steal_fortune"),
-     "newsflashes.json: designs[0] (quiet_night).effect.kind:"),
-    (_set(["newsflashes.json", "designs", 1, "effect", "amount"], 0),
-     "newsflashes.json: designs[1] (front_page).effect.amount:"),
-    (_set(["newsflashes.json", "designs", 1, "effect", "bonus"], 1),
-     "newsflashes.json: designs[1] (front_page).effect.bonus:"),
+    (
+        _set(["newsflashes.json", "designs", 0, "effect", "kind"], "steal_fortune"),
+        "newsflashes.json: designs[0] (quiet_night).effect.kind:",
+    ),
+    (
+        _set(["newsflashes.json", "designs", 1, "effect", "amount"], 0),
+        "newsflashes.json: designs[1] (front_page).effect.amount:",
+    ),
+    (
+        _set(["newsflashes.json", "designs", 1, "effect", "bonus"], 1),
+        "newsflashes.json: designs[1] (front_page).effect.bonus:",
+    ),
     (_set(["newsflashes.json", "designs", 1, "target"], "all"), "newsflashes.json: designs[1] (front_page).target:"),
-    (_set(["newsflashes.json", "designs", 1, "defendable"], True),
-     "newsflashes.json: designs[1] (front_page).defendable:"),
-    (_set(["newsflashes.json", "designs", 7, "destiny"], False),
-     "newsflashes.json: designs[7] (stool_pigeon).destiny:"),
-    (_set(["newsflashes.json", "designs", 1, "cards", 0], "N01"),
-     "newsflashes.json: designs[1] (front_page).cards[0]:"),
+    (
+        _set(["newsflashes.json", "designs", 1, "defendable"], True),
+        "newsflashes.json: designs[1] (front_page).defendable:",
+    ),
+    (
+        _set(["newsflashes.json", "designs", 7, "destiny"], False),
+        "newsflashes.json: designs[7] (stool_pigeon).destiny:",
+    ),
+    (
+        _set(["newsflashes.json", "designs", 1, "cards", 0], "N01"),
+        "newsflashes.json: designs[1] (front_page).cards[0]:",
+    ),
     (_set(["fortunes.json", "designs", 0, "timing"], "job"), "fortunes.json: designs[0] (strong_coffee).timing:"),
     (_set(["fortunes.json", "designs", 0, "timing"], "soon"), "fortunes.json: designs[0] (strong_coffee).timing:"),
     (_set(["fortunes.json", "designs", 0, "endgame"], -1), "fortunes.json: designs[0] (strong_coffee).endgame:"),
-    (_set(["fortunes.json", "designs", 5, "effect", "kind"], "raid"), "fortunes.json: designs[5] (bombing).effect.kind:"),
+    (
+        _set(["fortunes.json", "designs", 5, "effect", "kind"], "raid"),
+        "fortunes.json: designs[5] (bombing).effect.kind:",
+    ),
     (_set(["fortunes.json", "designs", 9, "endgame"], 0), "fortunes.json: designs[9] (nest_egg).endgame:"),
     (_set(["fortunes.json", "designs", 0, "cards"], ["F01"]), "pack.json: counts:"),  # 42 fortunes left
     (_set(["locations.json", "locations", 0, "name"], ""), "locations.json: locations[0] (bank).name:"),
@@ -98,7 +128,9 @@ BROKEN = [
 
 
 @pytest.mark.parametrize(("change", "start"), BROKEN)
-def test_a_broken_pack_is_refused_naming_file_entry_and_field(change: Callable[[dict[str, Any]], None], start: str) -> None:
+def test_a_broken_pack_is_refused_naming_file_entry_and_field(
+    change: Callable[[dict[str, Any]], None], start: str
+) -> None:
     d = docs()
     change(d)
     with pytest.raises(ContentError) as err:

@@ -4,19 +4,36 @@ from __future__ import annotations
 
 from rules.crimopolis.replay_format import parse_replay
 
-from .replaying import CONTENT, act, events, final, gangsters_of, golden, legal, refused, replay, strip, with_steps
+from .replaying import CONTENT, events, final, gangsters_of, golden, legal, refused, replay, strip, with_steps
 
 
 def test_s1_geometry_of_city_a() -> None:
     doc = golden("s01_city_a")
     state = final(replay(doc))
     streets = state["city"]["streets"]
-    frontiers = {"h:0,0", "h:0,2", "h:1,0", "h:1,2", "h:2,0", "h:2,2", "h:3,0", "h:3,1", "v:0,0", "v:0,1", "v:3,1", "v:4,0"}
+    frontiers = {
+        "h:0,0",
+        "h:0,2",
+        "h:1,0",
+        "h:1,2",
+        "h:2,0",
+        "h:2,2",
+        "h:3,0",
+        "h:3,1",
+        "v:0,0",
+        "v:0,1",
+        "v:3,1",
+        "v:4,0",
+    }
     inner = {"h:0,1", "h:1,1", "h:2,1", "v:1,0", "v:1,1", "v:2,0", "v:3,0"}
     assert set(streets) == frontiers | inner and len(streets) == 19
     assert {s for s, v in streets.items() if v["frontier"]} == frontiers
     assert state["city"]["blocks"]["1,1"] == {
-        "cells": ["1,1", "2,1"], "kind": "city", "owner": None, "names": ["market", "park"], "gangsters": {},
+        "cells": ["1,1", "2,1"],
+        "kind": "city",
+        "owner": None,
+        "names": ["market", "park"],
+        "gangsters": {},
     }
     assert "v:2,1" not in streets
     geo = parse_replay(CONTENT, doc).start.geo  # type: ignore[union-attr]
@@ -76,7 +93,12 @@ def test_s4a_own_safe_house() -> None:
     doc = golden("s04a_safe_house")
     out = replay(doc)
     assert refused(out) == [None, "not_available", None, None, None]
-    assert out["steps"][0]["state"]["pending"] == {"kind": "explore", "player": "ann", "street": "v:0,0", "cell": "-1,0"}
+    assert out["steps"][0]["state"]["pending"] == {
+        "kind": "explore",
+        "player": "ann",
+        "street": "v:0,0",
+        "cell": "-1,0",
+    }
     options = legal(with_steps(doc, [], keep=1), "ann")
     assert options["decision"] == "explore"
     assert options["actions"] == [
@@ -87,7 +109,9 @@ def test_s4a_own_safe_house() -> None:
     placed = out["steps"][2]
     assert [e["kind"] for e in placed["events"]] == ["tile_placed"]  # nothing is revealed
     assert placed["state"]["revealed"] == ["T02", "T03"] and placed["state"]["stack"] == 41
-    assert [strip(e) for e in out["steps"][3]["events"]] == [{"kind": "recruit", "player": "ann", "block": "-1,0", "hours": 2}]
+    assert [strip(e) for e in out["steps"][3]["events"]] == [
+        {"kind": "recruit", "player": "ann", "block": "-1,0", "hours": 2}
+    ]
     assert events(out["steps"][4], "move")[0]["hours"] == 0
     state = final(out)
     assert gangsters_of(state, "ann") == {"-1,0": 2, "0,0": 1}
@@ -113,7 +137,9 @@ def test_s4b_no_revealed_tile_left() -> None:
         {"kind": "turn_end", "player": "ann", "hours_left": 6, "carry": 6, "timeout": False},
         {"kind": "turn_start", "player": "ben", "number": 41, "hours": 13},
     ]
-    assert [strip(e) for e in out["steps"][3]["events"]] == [{"kind": "recruit", "player": "ben", "block": "1,7", "hours": 2}]
+    assert [strip(e) for e in out["steps"][3]["events"]] == [
+        {"kind": "recruit", "player": "ben", "block": "1,7", "hours": 2}
+    ]
 
 
 def test_s5_street_capacity_counts_every_gang() -> None:
@@ -135,7 +161,14 @@ def test_s6_the_survivor_explores() -> None:
     assert [e["kind"] for e in first["events"]] == ["move", "ambush"]
     assert first["state"]["pending"] == {"kind": "explore", "player": "ann", "street": "v:0,1", "cell": "-1,1"}
     assert [strip(e) for e in out["steps"][1]["events"]] == [
-        {"kind": "tile_placed", "player": "ann", "tile": "T03", "cell": "-1,1", "block_side": None, "reason": "explore"},
+        {
+            "kind": "tile_placed",
+            "player": "ann",
+            "tile": "T03",
+            "cell": "-1,1",
+            "block_side": None,
+            "reason": "explore",
+        },
         {"kind": "reveal", "tile": "T04"},
     ]
     state = final(out)
@@ -190,9 +223,20 @@ def test_s10_job_takeover_and_own_reaction() -> None:
     assert refused(out) == ["count", None, None]
     job = out["steps"][1]
     assert [strip(e) for e in job["events"]] == [
-        {"kind": "job", "player": "ann", "card": "J02", "location": "bank", "block": "0,1",
-         "from": {"h:0,1": 2, "v:1,1": 1}, "count": 3, "hours": 3, "fortunes": [], "defender": "ben", "removed": 1,
-         "bodies": 1},
+        {
+            "kind": "job",
+            "player": "ann",
+            "card": "J02",
+            "location": "bank",
+            "block": "0,1",
+            "from": {"h:0,1": 2, "v:1,1": 1},
+            "count": 3,
+            "hours": 3,
+            "fortunes": [],
+            "defender": "ben",
+            "removed": 1,
+            "bodies": 1,
+        },
         {"kind": "prestige", "player": "ann", "amount": 1, "reason": "takeover", "total": 1},
         {"kind": "newsflash", "player": "ann", "card": "N15", "design": "sloppy_work"},
     ]
@@ -223,7 +267,12 @@ def test_s11_fortunes_played_with_a_job() -> None:
     ]
     j = events(job, "job")[0]
     assert (j["count"], j["hours"], j["fortunes"]) == (2, 2, ["F14", "F20", "F24"])
-    assert strip(events(job, "job_prestige")[0]) == {"kind": "job_prestige", "player": "ann", "card": "N20", "amount": 1}
+    assert strip(events(job, "job_prestige")[0]) == {
+        "kind": "job_prestige",
+        "player": "ann",
+        "card": "N20",
+        "amount": 1,
+    }
     assert events(job, "job_done")[0]["prestige"] == 8
     assert [e["kind"] for e in job["events"]][:5] == ["fortune_played"] * 3 + ["job", "newsflash"]
     state = final(out)
@@ -320,10 +369,22 @@ def test_s14_bombing_a_headquarters_drive_by_last_tombstone() -> None:
 
 def test_s15a_timeout_with_a_decision_pending() -> None:
     out = replay(golden("s15a_timeout_forfeit"))
-    assert out["steps"][0]["state"]["pending"] == {"kind": "explore", "player": "ann", "street": "h:0,0", "cell": "0,-1"}
+    assert out["steps"][0]["state"]["pending"] == {
+        "kind": "explore",
+        "player": "ann",
+        "street": "h:0,0",
+        "cell": "0,-1",
+    }
     assert [strip(e) for e in out["steps"][1]["events"]] == [
         {"kind": "timeout", "player": "ann", "decision": "explore"},
-        {"kind": "tile_placed", "player": "ann", "tile": "T02", "cell": "0,-1", "block_side": None, "reason": "explore"},
+        {
+            "kind": "tile_placed",
+            "player": "ann",
+            "tile": "T02",
+            "cell": "0,-1",
+            "block_side": None,
+            "reason": "explore",
+        },
         {"kind": "reveal", "tile": "T03"},
         {"kind": "turn_end", "player": "ann", "hours_left": 3, "carry": 0, "timeout": True},
         {"kind": "turn_start", "player": "ben", "number": 10, "hours": 7},
@@ -354,7 +415,8 @@ def test_s16_abort_and_the_returned_card() -> None:
     assert abort["state"]["pending"] == {"kind": "keep", "player": "ann"}
     assert abort["state"]["private"]["ann"]["drawn"] == ["J09", "J10"]
     assert legal(with_steps(doc, [], keep=1), "ann")["actions"] == [
-        {"kind": "keep", "card": "J09"}, {"kind": "keep", "card": "J10"},
+        {"kind": "keep", "card": "J09"},
+        {"kind": "keep", "card": "J10"},
     ]
     assert out["steps"][1]["events"] == [
         {"kind": "keep", "audience": "all", "player": "ann"},
@@ -375,7 +437,13 @@ def test_s17_last_turn_and_a_tie_broken_by_body_count() -> None:
     out = replay(golden("s17_end_and_scoring"))
     assert refused(out) == [None, None, None, None, None, "game_over"]
     job = out["steps"][0]
-    assert strip(events(job, "prestige")[0]) == {"kind": "prestige", "player": "ann", "amount": 2, "reason": "job", "total": 21}
+    assert strip(events(job, "prestige")[0]) == {
+        "kind": "prestige",
+        "player": "ann",
+        "amount": 2,
+        "reason": "job",
+        "total": 21,
+    }
     assert strip(events(job, "final_round")[0]) == {"kind": "final_round", "player": "ann", "last": "cat"}
     assert job["state"]["final"] == {"triggered_by": "ann", "on_turn_of": "ann", "last": "cat"}
     carries = [events(s, "turn_end")[0]["carry"] for s in out["steps"][2:5]]
@@ -386,10 +454,28 @@ def test_s17_last_turn_and_a_tie_broken_by_body_count() -> None:
     ]
     res = out["result"]
     assert res["ended"] == "target"
-    assert res["scores"]["ann"] == {"prestige": 21, "small_blocks": 2, "large_blocks": 0, "bodies": 1, "most_bodies": 0,
-                                    "fortunes": 2, "streets": 0, "big_business": 0, "total": 26}
-    assert res["scores"]["ben"] == {"prestige": 19, "small_blocks": 0, "large_blocks": 3, "bodies": 2, "most_bodies": 2,
-                                    "fortunes": 0, "streets": 0, "big_business": 0, "total": 26}
+    assert res["scores"]["ann"] == {
+        "prestige": 21,
+        "small_blocks": 2,
+        "large_blocks": 0,
+        "bodies": 1,
+        "most_bodies": 0,
+        "fortunes": 2,
+        "streets": 0,
+        "big_business": 0,
+        "total": 26,
+    }
+    assert res["scores"]["ben"] == {
+        "prestige": 19,
+        "small_blocks": 0,
+        "large_blocks": 3,
+        "bodies": 2,
+        "most_bodies": 2,
+        "fortunes": 0,
+        "streets": 0,
+        "big_business": 0,
+        "total": 26,
+    }
     assert res["scores"]["cat"]["total"] == 23 and res["scores"]["cat"]["small_blocks"] == 1
     assert res["ranking"] == [["ben"], ["ann"], ["cat"]] and res["winners"] == ["ben"]
     assert legal(golden("s17_end_and_scoring"), "ann") == {"player": "ann", "decision": None, "actions": []}

@@ -17,29 +17,48 @@ def test_we1_setup_initial_events() -> None:
         {"kind": "drew", "audience": "gus", "player": "gus", "deck": "jobs", "cards": ["J03", "J04"]},
         {"kind": "draw", "audience": "all", "player": "rita", "deck": "jobs", "count": 2},
         {"kind": "drew", "audience": "rita", "player": "rita", "deck": "jobs", "cards": ["J05", "J06"]},
-        {"kind": "tile_placed", "audience": "all", "player": "yara", "tile": "hq_yellow", "cell": "0,0",
-         "block_side": None, "reason": "hq"},
+        {
+            "kind": "tile_placed",
+            "audience": "all",
+            "player": "yara",
+            "tile": "hq_yellow",
+            "cell": "0,0",
+            "block_side": None,
+            "reason": "hq",
+        },
         {"kind": "recruit", "audience": "all", "player": "yara", "block": "0,0", "hours": 0},
     ]
     state = out["initial"]["state"]
     assert state["phase"] == "setup" and state["turn"] is None
     assert state["pending"] == {"kind": "setup_tile", "player": "yara", "step": 1}
     assert out["options"] == {
-        "variant": "standard", "target_prestige": 21, "gangsters": 7, "clock_tiles_first": False,
-        "influence_on_the_streets": False, "big_business": False, "timeout_time": "forfeit",
+        "variant": "standard",
+        "target_prestige": 21,
+        "gangsters": 7,
+        "clock_tiles_first": False,
+        "influence_on_the_streets": False,
+        "big_business": False,
+        "timeout_time": "forfeit",
     }
 
 
 def test_we1_setup_steps() -> None:
     out = replay(golden("we01_setup"))
     assert refused(out) == [None] * 8
-    placed = [(e["player"], e["tile"], e["cell"], e["block_side"], e["reason"])
-              for s in out["steps"] for e in events(s, "tile_placed")]
+    placed = [
+        (e["player"], e["tile"], e["cell"], e["block_side"], e["reason"])
+        for s in out["steps"]
+        for e in events(s, "tile_placed")
+    ]
     assert placed == [
-        ("yara", "T09", "-1,0", None, "setup"), ("yara", "T33", "1,0", None, "setup"),
-        ("gus", "hq_green", "2,0", None, "hq"), ("gus", "T41", "2,-1", None, "setup"),
-        ("gus", "T34", "3,0", None, "setup"), ("rita", "hq_red", "4,0", None, "hq"),
-        ("rita", "T01", "4,1", None, "setup"), ("rita", "T27", "5,0", "E", "setup"),
+        ("yara", "T09", "-1,0", None, "setup"),
+        ("yara", "T33", "1,0", None, "setup"),
+        ("gus", "hq_green", "2,0", None, "hq"),
+        ("gus", "T41", "2,-1", None, "setup"),
+        ("gus", "T34", "3,0", None, "setup"),
+        ("rita", "hq_red", "4,0", None, "hq"),
+        ("rita", "T01", "4,1", None, "setup"),
+        ("rita", "T27", "5,0", "E", "setup"),
     ]
     reveals = [[e["tile"] for e in events(s, "reveal")] for s in out["steps"]]
     assert reveals == [["T41"], ["T34"], [], ["T01"], ["T27"], [], ["T02"], ["T03"]]
@@ -65,7 +84,13 @@ def test_we1_expected_state() -> None:
     blocks = state["city"]["blocks"]
     assert blocks["0,0"]["gangsters"] == {"yara": 1} and blocks["2,0"]["gangsters"] == {"gus": 1}
     assert blocks["4,0"]["gangsters"] == {"rita": 1}
-    assert blocks["2,0"] == {"cells": ["2,0"], "kind": "headquarters", "owner": "gus", "names": [], "gangsters": {"gus": 1}}
+    assert blocks["2,0"] == {
+        "cells": ["2,0"],
+        "kind": "headquarters",
+        "owner": "gus",
+        "names": [],
+        "gangsters": {"gus": 1},
+    }
     streets = state["city"]["streets"]
     assert len(streets) == 27
     inner = {"v:0,0", "v:1,0", "v:2,0", "v:3,0", "v:4,0", "v:5,0", "h:2,0", "h:4,1"}
@@ -93,9 +118,14 @@ def test_we1_refusals_and_legal_before_step_8() -> None:
     assert got["decision"] == "setup_tile"
     listed = {(a["tile"], a["cell"], a["block_side"]) for a in got["actions"]}
     assert listed == {
-        ("T27", "4,-1", "E"), ("T27", "4,-1", "N"), ("T27", "4,-1", "W"),
-        ("T27", "5,0", "E"), ("T27", "5,0", "N"), ("T27", "5,0", "S"),
-        ("T02", "4,-1", None), ("T02", "5,0", None),
+        ("T27", "4,-1", "E"),
+        ("T27", "4,-1", "N"),
+        ("T27", "4,-1", "W"),
+        ("T27", "5,0", "E"),
+        ("T27", "5,0", "N"),
+        ("T27", "5,0", "S"),
+        ("T02", "4,-1", None),
+        ("T02", "5,0", None),
     }
     assert len(got["actions"]) == 8
     # E24: sorted by the JSON text, so grouped by block side first, null last
@@ -138,7 +168,14 @@ def test_we4_exploring() -> None:
     assert {(a["tile"], a["block_side"]) for a in options} == {("T02", None), ("T03", None), ("sh_yellow", None)}
     second = out["steps"][1]
     assert [strip(e) for e in second["events"]] == [
-        {"kind": "tile_placed", "player": "ann", "tile": "T03", "cell": "0,-1", "block_side": None, "reason": "explore"},
+        {
+            "kind": "tile_placed",
+            "player": "ann",
+            "tile": "T03",
+            "cell": "0,-1",
+            "block_side": None,
+            "reason": "explore",
+        },
         {"kind": "reveal", "tile": "T04"},
     ]
     state = final(out)
@@ -166,8 +203,17 @@ def test_we6_takeover() -> None:
     out = replay(doc)
     assert refused(out) == ["count", None]
     assert [strip(e) for e in out["steps"][1]["events"]] == [
-        {"kind": "takeover", "player": "ann", "block": "1,0", "from": {"h:1,0": 3, "v:1,0": 2}, "count": 5, "hours": 3,
-         "defender": "ben", "removed": 2, "bodies": 2},
+        {
+            "kind": "takeover",
+            "player": "ann",
+            "block": "1,0",
+            "from": {"h:1,0": 3, "v:1,0": 2},
+            "count": 5,
+            "hours": 3,
+            "defender": "ben",
+            "removed": 2,
+            "bodies": 2,
+        },
         {"kind": "prestige", "player": "ann", "amount": 1, "reason": "takeover", "total": 1},
     ]
     state = final(out)
@@ -196,8 +242,13 @@ def test_we7_identical_jobs() -> None:
         {"kind": "redraw", "player": "ann", "cards": ["J33", "J34"]},
         {"kind": "draw", "player": "ann", "deck": "jobs", "count": 2},
     ]
-    assert events(first, "drew")[0] == {"kind": "drew", "audience": "ann", "player": "ann", "deck": "jobs",
-                                        "cards": ["J35", "J36"]}
+    assert events(first, "drew")[0] == {
+        "kind": "drew",
+        "audience": "ann",
+        "player": "ann",
+        "deck": "jobs",
+        "cards": ["J35", "J36"],
+    }
     assert events(second, "redraw")[0]["cards"] == ["J35", "J36"]
     assert events(second, "drew")[0]["cards"] == ["J09", "J01"]
     state = final(out)
@@ -232,8 +283,15 @@ def test_we9_to_we11_scoring() -> None:
     res = out["result"]
     assert res["ended"] == "host"
     assert res["scores"]["ann"] == {
-        "prestige": 12, "small_blocks": 2, "large_blocks": 3, "bodies": 2, "most_bodies": 2, "fortunes": 5,
-        "streets": 0, "big_business": 0, "total": 26,
+        "prestige": 12,
+        "small_blocks": 2,
+        "large_blocks": 3,
+        "bodies": 2,
+        "most_bodies": 2,
+        "fortunes": 5,
+        "streets": 0,
+        "big_business": 0,
+        "total": 26,
     }
     assert res["scores"]["ben"]["total"] == 15
     assert res["ranking"] == [["ann"], ["ben"]] and res["winners"] == ["ann"]

@@ -47,8 +47,12 @@ def candidates(s: State, p: str) -> list[dict[str, Any]]:
     if kind == "setup_hq":
         return [{"kind": "place_hq", "cell": c} for c in cells]
     if kind == "setup_tile":
-        return [{"kind": "setup_tile", "tile": t, "cell": c, "block_side": b}
-                for t in [*s.revealed, "T01", "sh_yellow"] for c in cells for b in (*SIDES, None)]
+        return [
+            {"kind": "setup_tile", "tile": t, "cell": c, "block_side": b}
+            for t in [*s.revealed, "T01", "sh_yellow"]
+            for c in cells
+            for b in (*SIDES, None)
+        ]
     if kind == "explore":
         return [{"kind": "explore", "tile": t, "block_side": b} for t in [*C.tiles, None] for b in (*SIDES, None)]
     if kind == "keep":

@@ -122,9 +122,17 @@ def test_views_show_no_card_they_should_not(seed: int) -> None:
 
 
 PUBLIC_CARD_FIELDS = {
-    "job": ("card", "fortunes"), "fortune_played": ("card",), "newsflash": ("card",), "target_chosen": ("card",),
-    "reaction": ("card", "against"), "cancelled": ("card",), "destiny_placed": ("card",), "destiny_executed": ("card",),
-    "job_prestige": ("card",), "job_done": ("card",), "redraw": ("cards",),
+    "job": ("card", "fortunes"),
+    "fortune_played": ("card",),
+    "newsflash": ("card",),
+    "target_chosen": ("card",),
+    "reaction": ("card", "against"),
+    "cancelled": ("card",),
+    "destiny_placed": ("card",),
+    "destiny_executed": ("card",),
+    "job_prestige": ("card",),
+    "job_done": ("card",),
+    "redraw": ("cards",),
 }
 
 
@@ -203,7 +211,8 @@ def test_continue_from_a_start_block_at_a_turn_start(seed: int) -> None:
         "start": start_block(C, at, evs),
         "steps": [
             {"host": "end"} if a.by is None else {"player": a.by, "action": dict(a.move)}
-            for entry in play.log[i + 1:] for a in entry.actions
+            for entry in play.log[i + 1 :]
+            for a in entry.actions
         ],
     }
     out = GAME.replay(json.loads(json.dumps(doc)))

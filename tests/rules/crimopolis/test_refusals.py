@@ -90,8 +90,16 @@ def test_move_codes_in_order() -> None:
         act("ann", "move", from_="h:0,1", to="v:0,1", count=1),  # legal but 1 hour with 0 left
     ]
     assert codes(doc, *steps) == [
-        "bad_location", "bad_location", "no_gangsters", "not_adjacent", "not_adjacent", "not_yours", "not_yours",
-        None, "capacity", "time",
+        "bad_location",
+        "bad_location",
+        "no_gangsters",
+        "not_adjacent",
+        "not_adjacent",
+        "not_yours",
+        "not_yours",
+        None,
+        "capacity",
+        "time",
     ]
 
 
@@ -113,15 +121,31 @@ def test_occupy_codes_in_order() -> None:
         act("ann", "occupy", block="1,1", from_={"h:1,1": 1, "v:1,1": 1}),
     ]
     assert codes(doc, *steps) == [
-        "bad_location", "bad_location", "protected", "not_empty", "not_adjacent", "no_gangsters", "malformed", "time",
+        "bad_location",
+        "bad_location",
+        "protected",
+        "not_empty",
+        "not_adjacent",
+        "no_gangsters",
+        "malformed",
+        "time",
     ]
     four = city_a(gangsters={"0,0": {"ann": 1}, "h:0,1": {"ann": 3}, "v:1,1": {"ann": 1}, "3,0": {"ben": 1}})
     assert codes(four, act("ann", "occupy", block="0,1", from_={"h:0,1": 3, "v:1,1": 1})) == ["count"]
 
 
 def test_takeover_codes_in_order() -> None:
-    doc = city_a(gangsters={"0,0": {"ann": 1}, "h:0,1": {"ann": 3}, "v:1,1": {"ann": 1}, "h:1,1": {"ann": 1},
-                            "1,1": {"ann": 1}, "3,0": {"ben": 1}, "0,1": {"ben": 1}})
+    doc = city_a(
+        gangsters={
+            "0,0": {"ann": 1},
+            "h:0,1": {"ann": 3},
+            "v:1,1": {"ann": 1},
+            "h:1,1": {"ann": 1},
+            "1,1": {"ann": 1},
+            "3,0": {"ben": 1},
+            "0,1": {"ben": 1},
+        }
+    )
     steps = [
         act("ann", "takeover", block="3,0", from_={"h:3,0": 1}),
         act("ann", "takeover", block="1,0", from_={"h:1,1": 1}),  # empty
@@ -157,8 +181,18 @@ def test_job_codes_in_order() -> None:
         act("ann", "job", card="J01", block="0,1", from_={"h:0,1": 1}, fortunes=["F14"]),  # 0 hours: fine
     ]
     assert codes(doc, *steps) == [
-        "no_card", "no_card", "wrong_timing", "bad_location", "bad_location", "location", "location", "presence",
-        "not_adjacent", "no_gangsters", "time", None,
+        "no_card",
+        "no_card",
+        "wrong_timing",
+        "bad_location",
+        "bad_location",
+        "location",
+        "location",
+        "presence",
+        "not_adjacent",
+        "no_gangsters",
+        "time",
+        None,
     ]
 
 
@@ -171,11 +205,21 @@ def test_job_count_bounds() -> None:
 
 
 def test_abort_invest_redraw_codes() -> None:
-    doc = city_a(turn={"player": "ann", "hours": 2, "number": 9}, decks={"fortunes": []},
-                 players={"ann": {"jobs": ["J01", "J37"], "fortunes": [f"F{i:02d}" for i in range(1, 49)]},
-                          "ben": {"jobs": ["J02", "J38"]}})
-    assert codes(doc, act("ann", "abort", card="J02"), act("ann", "abort", card="J01"), act("ann", "invest"),
-                 act("ann", "redraw")) == ["no_card", "time", "deck_empty", "not_identical"]
+    doc = city_a(
+        turn={"player": "ann", "hours": 2, "number": 9},
+        decks={"fortunes": []},
+        players={
+            "ann": {"jobs": ["J01", "J37"], "fortunes": [f"F{i:02d}" for i in range(1, 49)]},
+            "ben": {"jobs": ["J02", "J38"]},
+        },
+    )
+    assert codes(
+        doc,
+        act("ann", "abort", card="J02"),
+        act("ann", "abort", card="J01"),
+        act("ann", "invest"),
+        act("ann", "redraw"),
+    ) == ["no_card", "time", "deck_empty", "not_identical"]
     poor = city_a(turn={"player": "ann", "hours": 1, "number": 9})
     assert codes(poor, act("ann", "invest")) == ["time"]
     one = city_a(players={"ann": {"jobs": ["J33"]}, "ben": {"jobs": ["J02", "J38"]}})
@@ -205,11 +249,25 @@ def test_fortune_codes() -> None:
         act("ann", "fortune", card="F41", target="ann"),
     ]
     assert codes(doc, *steps) == [
-        "no_card", "wrong_timing", "wrong_timing", "wrong_timing", "bad_target", "capacity", "bad_location",
-        "bad_target", "bad_target", "not_adjacent", "bad_location", "bad_target", "not_adjacent", "bad_target",
+        "no_card",
+        "wrong_timing",
+        "wrong_timing",
+        "wrong_timing",
+        "bad_target",
+        "capacity",
+        "bad_location",
+        "bad_target",
+        "bad_target",
+        "not_adjacent",
+        "bad_location",
+        "bad_target",
+        "not_adjacent",
+        "bad_target",
     ]
-    empty = city_a(gangsters={"0,0": {"ann": 1}, "h:0,1": {"ann": 3}, "h:1,1": {"ann": 3}, "3,0": {"ben": 1}},
-                   players={"ann": {"jobs": ["J01", "J37"], "fortunes": ["F08"]}, "ben": {"jobs": ["J02", "J38"]}})
+    empty = city_a(
+        gangsters={"0,0": {"ann": 1}, "h:0,1": {"ann": 3}, "h:1,1": {"ann": 3}, "3,0": {"ben": 1}},
+        players={"ann": {"jobs": ["J01", "J37"], "fortunes": ["F08"]}, "ben": {"jobs": ["J02", "J38"]}},
+    )
     assert codes(empty, act("ann", "fortune", card="F08", to="hq")) == ["no_gangsters"]
     # bombing from the street next to the bank (h:0,1) is legal
     assert codes(doc, act("ann", "fortune", card="F28", block="0,1")) == [None]
@@ -237,8 +295,12 @@ def test_explore_codes() -> None:
         act("ann", "explore", tile=None, block_side=None),  # a revealed tile fits
         act("ann", "explore", tile="T02", block_side="N"),  # malformed: a 4-street tile
     ]
-    assert refused(replay(with_steps(doc, steps, keep=1)))[1:] == ["not_available", "not_available", "not_available",
-                                                                   "malformed"]
+    assert refused(replay(with_steps(doc, steps, keep=1)))[1:] == [
+        "not_available",
+        "not_available",
+        "not_available",
+        "malformed",
+    ]
     three = golden("s15a_timeout_forfeit")  # revealed T02, T28 (3-street), cell 0,-1 above the Headquarters
     steps = [act("ann", "explore", tile="T28", block_side="S"), act("ann", "explore", tile="T28")]
     assert refused(replay(with_steps(three, steps, keep=1)))[1:] == ["illegal_placement", "malformed"]
@@ -268,7 +330,9 @@ def test_place_hq_codes() -> None:
 def test_place_hq_facing_a_block_side() -> None:
     doc = golden("we01_setup")
     doc["chance"]["tiles"] = ["T27", "T28"] + [t for t in doc["chance"]["tiles"] if t not in ("T27", "T28")]
-    steps = [act("yara", "setup_tile", tile="T27", cell="1,0", block_side="E"),
-             act("yara", "setup_tile", tile="T09", cell="-1,0"),
-             act("gus", "place_hq", cell="2,0")]
+    steps = [
+        act("yara", "setup_tile", tile="T27", cell="1,0", block_side="E"),
+        act("yara", "setup_tile", tile="T09", cell="-1,0"),
+        act("gus", "place_hq", cell="2,0"),
+    ]
     assert refused(replay(with_steps(doc, steps, keep=0))) == [None, None, "illegal_placement"]

@@ -81,31 +81,60 @@ def test_unknown_top_level_keys_are_ignored() -> None:
         ({"player": "ann", "action": "end"}, "steps[0].action:"),
         ({"player": "ann", "action": {"kind": "dance"}}, "steps[0].action.kind:"),
         ({"player": "ann", "action": {"count": 1}}, "steps[0].action.kind:"),
-        ({"player": "ann", "action": {"kind": "move", "from": "0,0", "to": "h:0,1", "count": "x"}},
-         "steps[0].action.count:"),
-        ({"player": "ann", "action": {"kind": "move", "from": "0,0", "to": "h:0,1", "count": 1.5}},
-         "steps[0].action.count:"),
-        ({"player": "ann", "action": {"kind": "move", "from": "0,0", "to": "x:0,1", "count": 1}}, "steps[0].action.to:"),
-        ({"player": "ann", "action": {"kind": "move", "from": "00,0", "to": "h:0,1", "count": 1}},
-         "steps[0].action.from:"),
+        (
+            {"player": "ann", "action": {"kind": "move", "from": "0,0", "to": "h:0,1", "count": "x"}},
+            "steps[0].action.count:",
+        ),
+        (
+            {"player": "ann", "action": {"kind": "move", "from": "0,0", "to": "h:0,1", "count": 1.5}},
+            "steps[0].action.count:",
+        ),
+        (
+            {"player": "ann", "action": {"kind": "move", "from": "0,0", "to": "x:0,1", "count": 1}},
+            "steps[0].action.to:",
+        ),
+        (
+            {"player": "ann", "action": {"kind": "move", "from": "00,0", "to": "h:0,1", "count": 1}},
+            "steps[0].action.from:",
+        ),
         ({"player": "ann", "action": {"kind": "occupy", "block": "0,1", "from": [1]}}, "steps[0].action.from:"),
-        ({"player": "ann", "action": {"kind": "occupy", "block": "0,1", "from": {"h:0,1": "1"}}},
-         "steps[0].action.from.h:0,1:"),
-        ({"player": "ann", "action": {"kind": "occupy", "block": "0 ,1", "from": {"h:0,1": 1}}},
-         "steps[0].action.block:"),
-        ({"player": "ann", "action": {"kind": "job", "card": "J99", "block": "0,1", "from": {"h:0,1": 1}}},
-         "steps[0].action.card:"),
-        ({"player": "ann", "action": {"kind": "job", "card": "F01", "block": "0,1", "from": {"h:0,1": 1}}},
-         "steps[0].action.card:"),
-        ({"player": "ann", "action": {"kind": "job", "card": "J01", "block": "0,1", "from": {"h:0,1": 1},
-                                      "fortunes": "F14"}}, "steps[0].action.fortunes:"),
-        ({"player": "ann", "action": {"kind": "job", "card": "J01", "block": "0,1", "from": {"h:0,1": 1},
-                                      "fortunes": ["J02"]}}, "steps[0].action.fortunes[0]:"),
+        (
+            {"player": "ann", "action": {"kind": "occupy", "block": "0,1", "from": {"h:0,1": "1"}}},
+            "steps[0].action.from.h:0,1:",
+        ),
+        (
+            {"player": "ann", "action": {"kind": "occupy", "block": "0 ,1", "from": {"h:0,1": 1}}},
+            "steps[0].action.block:",
+        ),
+        (
+            {"player": "ann", "action": {"kind": "job", "card": "J99", "block": "0,1", "from": {"h:0,1": 1}}},
+            "steps[0].action.card:",
+        ),
+        (
+            {"player": "ann", "action": {"kind": "job", "card": "F01", "block": "0,1", "from": {"h:0,1": 1}}},
+            "steps[0].action.card:",
+        ),
+        (
+            {
+                "player": "ann",
+                "action": {"kind": "job", "card": "J01", "block": "0,1", "from": {"h:0,1": 1}, "fortunes": "F14"},
+            },
+            "steps[0].action.fortunes:",
+        ),
+        (
+            {
+                "player": "ann",
+                "action": {"kind": "job", "card": "J01", "block": "0,1", "from": {"h:0,1": 1}, "fortunes": ["J02"]},
+            },
+            "steps[0].action.fortunes[0]:",
+        ),
         ({"player": "ann", "action": {"kind": "fortune", "card": "F41", "target": "dave"}}, "steps[0].action.target:"),
         ({"player": "ann", "action": {"kind": "fortune", "card": "F01", "to": 3}}, "steps[0].action.to:"),
         ({"player": "ann", "action": {"kind": "explore", "tile": "T49", "block_side": None}}, "steps[0].action.tile:"),
-        ({"player": "ann", "action": {"kind": "explore", "tile": "T01", "block_side": "X"}},
-         "steps[0].action.block_side:"),
+        (
+            {"player": "ann", "action": {"kind": "explore", "tile": "T01", "block_side": "X"}},
+            "steps[0].action.block_side:",
+        ),
         ({"player": "ann", "action": {"kind": "target", "player": "dave"}}, "steps[0].action.player:"),
         ({"player": "ann", "action": {"kind": "react", "card": "N01"}}, "steps[0].action.card:"),
         ({"player": "ann", "action": {"kind": "destiny", "card": "J01"}}, "steps[0].action.card:"),
@@ -117,8 +146,10 @@ def test_step_errors(step: Any, path: str) -> None:
 
 
 def test_a_format_error_anywhere_stops_the_whole_file() -> None:
-    doc = with_steps(golden("we02_carry"), [{"player": "ann", "action": {"kind": "end", "x": 1}},
-                                           {"player": "zed", "action": {"kind": "end"}}])
+    doc = with_steps(
+        golden("we02_carry"),
+        [{"player": "ann", "action": {"kind": "end", "x": 1}}, {"player": "zed", "action": {"kind": "end"}}],
+    )
     assert error_of(doc).startswith("steps[7].player:")
 
 
@@ -130,8 +161,10 @@ def test_extra_fields_are_refused_not_format_errors() -> None:
 
 def test_a_long_cell_names_nothing_in_the_city() -> None:
     far = "1" + "0" * 30 + ",0"
-    doc = with_steps(golden("s01_city_a"), [act("ann", "move", from_="0,0", to=far, count=1),
-                                           act("ann", "occupy", block=far, from_={"h:0,1": 1})])
+    doc = with_steps(
+        golden("s01_city_a"),
+        [act("ann", "move", from_="0,0", to=far, count=1), act("ann", "occupy", block=far, from_={"h:0,1": 1})],
+    )
     assert [s["refused"]["code"] for s in replay(doc)["steps"]] == ["bad_location", "bad_location"]
 
 
@@ -146,21 +179,71 @@ def test_a_long_cell_names_nothing_in_the_city() -> None:
         ({"turn": {"player": "ann", "hours": 7.5}}, "start.turn.hours:"),
         ({"turn": {"player": "ann", "phase": "x"}}, "start.turn.phase:"),
         ({"city": [{"cell": "0,0", "tile": "hq_yellow"}]}, "start.city:"),  # hq_green missing
-        ({"city": [{"cell": "0,0", "tile": "hq_yellow"}, {"cell": "1,0", "tile": "hq_green"},
-                   {"cell": "5,5", "tile": "hq_red"}]}, "start.city[2].tile:"),
+        (
+            {
+                "city": [
+                    {"cell": "0,0", "tile": "hq_yellow"},
+                    {"cell": "1,0", "tile": "hq_green"},
+                    {"cell": "5,5", "tile": "hq_red"},
+                ]
+            },
+            "start.city[2].tile:",
+        ),
         ({"city": [{"cell": "0,0", "tile": "hq_yellow"}, {"cell": "0,0", "tile": "hq_green"}]}, "start.city[1].cell:"),
-        ({"city": [{"cell": "0,0", "tile": "hq_yellow"}, {"cell": "3,0", "tile": "hq_green"},
-                   {"cell": "5,5", "tile": "hq_green"}]}, "start.city[2].tile:"),
-        ({"city": [{"cell": "0,0", "tile": "hq_yellow"}, {"cell": "3,0", "tile": "hq_green"},
-                   {"cell": "1,0", "tile": "T27"}]}, "start.city[2].block_side:"),
-        ({"city": [{"cell": "0,0", "tile": "hq_yellow"}, {"cell": "3,0", "tile": "hq_green"},
-                   {"cell": "1,0", "tile": "T01", "block_side": "N"}]}, "start.city[2].block_side:"),
-        ({"city": [{"cell": "0,0", "tile": "hq_yellow"}, {"cell": "3,0", "tile": "hq_green"},
-                   {"cell": "1,0", "tile": "T27", "block_side": "W"}]}, "start.city[2]:"),  # block side vs street
-        ({"city": [{"cell": "0,0", "tile": "hq_yellow", "rot": 1}, {"cell": "3,0", "tile": "hq_green"}]},
-         "start.city[0].rot:"),
-        ({"city": [{"cell": "0,0", "tile": "hq_yellow"}, {"cell": "3,0", "tile": "hq_green"},
-                   {"cell": "1,0", "tile": "T99"}]}, "start.city[2].tile:"),
+        (
+            {
+                "city": [
+                    {"cell": "0,0", "tile": "hq_yellow"},
+                    {"cell": "3,0", "tile": "hq_green"},
+                    {"cell": "5,5", "tile": "hq_green"},
+                ]
+            },
+            "start.city[2].tile:",
+        ),
+        (
+            {
+                "city": [
+                    {"cell": "0,0", "tile": "hq_yellow"},
+                    {"cell": "3,0", "tile": "hq_green"},
+                    {"cell": "1,0", "tile": "T27"},
+                ]
+            },
+            "start.city[2].block_side:",
+        ),
+        (
+            {
+                "city": [
+                    {"cell": "0,0", "tile": "hq_yellow"},
+                    {"cell": "3,0", "tile": "hq_green"},
+                    {"cell": "1,0", "tile": "T01", "block_side": "N"},
+                ]
+            },
+            "start.city[2].block_side:",
+        ),
+        (
+            {
+                "city": [
+                    {"cell": "0,0", "tile": "hq_yellow"},
+                    {"cell": "3,0", "tile": "hq_green"},
+                    {"cell": "1,0", "tile": "T27", "block_side": "W"},
+                ]
+            },
+            "start.city[2]:",
+        ),  # block side vs street
+        (
+            {"city": [{"cell": "0,0", "tile": "hq_yellow", "rot": 1}, {"cell": "3,0", "tile": "hq_green"}]},
+            "start.city[0].rot:",
+        ),
+        (
+            {
+                "city": [
+                    {"cell": "0,0", "tile": "hq_yellow"},
+                    {"cell": "3,0", "tile": "hq_green"},
+                    {"cell": "1,0", "tile": "T99"},
+                ]
+            },
+            "start.city[2].tile:",
+        ),
         ({"gangsters": {"h:9,9": {"ann": 1}}}, "start.gangsters.h:9,9:"),
         ({"gangsters": {"9,9": {"ann": 1}}}, "start.gangsters.9,9:"),
         ({"gangsters": {"0,1": {"ann": 1, "ben": 1}}}, "start.gangsters.0,1:"),

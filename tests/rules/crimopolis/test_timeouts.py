@@ -42,8 +42,18 @@ def test_timeout_at_target_waits_for_the_other_players_reaction_then_ends_the_tu
     assert state["turn"]["timed_out"] is True
     out = replay(with_steps(doc, [act("ann", "timeout"), act("ben", "react", card=None)], keep=1))
     evs = [e["kind"] for e in out["steps"][2]["events"]]
-    assert evs == ["reaction", "destiny_placed", "job_done", "prestige", "draw", "drew", "turn_end", "turn_start",
-                   "destiny_executed", "hours"]
+    assert evs == [
+        "reaction",
+        "destiny_placed",
+        "job_done",
+        "prestige",
+        "draw",
+        "drew",
+        "turn_end",
+        "turn_start",
+        "destiny_executed",
+        "hours",
+    ]
     end = events(out["steps"][2], "turn_end")[0]
     assert end["timeout"] is True and end["carry"] == 0
     # the reaction window can time out as well: no reaction, and the timed-out turn still ends
@@ -66,8 +76,14 @@ def test_setup_timeouts_take_the_defaults() -> None:
     out = replay(with_steps(doc, [act("yara", "timeout"), act("yara", "timeout"), act("gus", "timeout")], keep=0))
     first = out["steps"][0]["events"]
     # R109: the earliest revealed tile (T09) on the first cell around the Headquarters in side order (N: 0,-1)
-    assert strip(first[1]) == {"kind": "tile_placed", "player": "yara", "tile": "T09", "cell": "0,-1",
-                               "block_side": None, "reason": "setup"}
+    assert strip(first[1]) == {
+        "kind": "tile_placed",
+        "player": "yara",
+        "tile": "T09",
+        "cell": "0,-1",
+        "block_side": None,
+        "reason": "setup",
+    }
     assert [e["kind"] for e in first] == ["timeout", "tile_placed", "reveal"]
     hq = events(out["steps"][2], "tile_placed")[0]
     # the first legal cell in cell order (by y, then x): the city is 0,-1 / 0,0 / 1,0 ...
@@ -79,8 +95,10 @@ def test_explore_default_never_places_a_safe_house() -> None:
     doc = golden("s04b_out_of_tiles")
     out = replay(with_steps(doc, [act("ann", "timeout")], keep=1))
     evs = [strip(e) for e in out["steps"][1]["events"]]
-    assert evs[:2] == [{"kind": "timeout", "player": "ann", "decision": "explore"},
-                       {"kind": "explore_failed", "player": "ann", "street": "h:1,7"}]
+    assert evs[:2] == [
+        {"kind": "timeout", "player": "ann", "decision": "explore"},
+        {"kind": "explore_failed", "player": "ann", "street": "h:1,7"},
+    ]
     assert final(out)["players"]["ben"]["safe_house"] is None
 
 
