@@ -16,7 +16,7 @@ from .content import Content
 from .engine import Run, new_game
 from .policy import random_move
 from .scoring import scores
-from .state import OVER, resolve_options
+from .state import OVER, Options, resolve_options
 
 COMPONENTS = (
     "prestige",
@@ -33,6 +33,7 @@ MAX_STEPS = 6000  # far above any game seen; a game that reaches it is ended by 
 
 @dataclass
 class Figures:
+    opts: Options = field(default_factory=resolve_options)
     games: int = 0
     by_players: Counter[int] = field(default_factory=Counter)
     turns: dict[int, list[int]] = field(default_factory=dict)  # players -> turns per game
@@ -46,7 +47,11 @@ class Figures:
     winning_totals: list[int] = field(default_factory=list)
 
     def report(self) -> str:
-        lines = [f"Crimopolis: {self.games} random legal games (house pack, standard options; seats 2-5 in turn)"]
+        o = self.opts
+        lines = [
+            f"Crimopolis: {self.games} random legal games (house pack; {o.variant}, T {o.target_prestige}, "
+            f"G {o.gangsters}; 2, 3, 4, 5 players in turn)"
+        ]
         lines.append("game length (turns in all, and per player):")
         for n in sorted(self.turns):
             ts = self.turns[n]
@@ -86,7 +91,7 @@ class Figures:
         return "\n".join(lines) + "\n"
 
 
-def play_one(c: Content, n: int, rng: Random) -> tuple[Run, int]:
+def play_one(c: Content, n: int, rng: Random, opts: Options | None = None) -> tuple[Run, int]:
     """One random game from setup to the end; returns the run and its number of steps."""
     players = tuple(f"p{i}" for i in range(1, n + 1))
     orders = {"tiles": list(c.city_tiles)}
@@ -94,7 +99,11 @@ def play_one(c: Content, n: int, rng: Random) -> tuple[Run, int]:
     for deck in ("jobs", "newsflashes", "fortunes"):
         orders[deck] = list(c.decks[deck])
         rng.shuffle(orders[deck])
-    run = new_game(c, players, resolve_options(), orders)
+    opts = opts or resolve_options()
+    if opts.clock_tiles_first:
+        clock = set(c.clock_tiles)
+        orders["tiles"] = [t for t in orders["tiles"] if t in clock] + [t for t in orders["tiles"] if t not in clock]
+    run = new_game(c, players, opts, orders)
     s = run.s
     steps = 0
     while s.phase != OVER and steps < MAX_STEPS:
@@ -113,12 +122,15 @@ def play_one(c: Content, n: int, rng: Random) -> tuple[Run, int]:
     return run, steps
 
 
-def simulate(c: Content, games: int, seed: int, tick: Callable[[], None] | None = None) -> Figures:
+def simulate(
+    c: Content, games: int, seed: int, tick: Callable[[], None] | None = None, opts: Options | None = None
+) -> Figures:
+    """`opts` (default: the standard game) lets docs/crimopolis/balance.md compare the variants."""
     rng = Random(seed)
-    fig = Figures()
+    fig = Figures(opts=opts or resolve_options())
     for i in range(games):
         n = 2 + i % 4
-        run, steps = play_one(c, n, rng)
+        run, steps = play_one(c, n, rng, fig.opts)
         s = run.s
         fig.games += 1
         fig.by_players[n] += 1
