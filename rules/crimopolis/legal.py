@@ -66,7 +66,7 @@ def recruit_actions(c: Content, s: State, p: str) -> Iterator[Action]:
 def move_actions(s: State, p: str) -> Iterator[Action]:
     geo = s.geo
     hours = s.hours
-    for loc, (who, n) in s.gangsters.items():
+    for loc, (who, n) in sorted(s.gangsters.items()):  # sorted: the same order after decode_state
         if who != p:
             continue
         if loc[0] in "hv":
@@ -99,7 +99,7 @@ def blocks_touched(s: State, p: str) -> dict[str, list[tuple[str, int]]]:
     """City blocks next to the player's street gangsters: block -> [(street, count)] in street order."""
     geo = s.geo
     touched: dict[str, list[tuple[str, int]]] = {}
-    for street, (who, n) in s.gangsters.items():
+    for street, (who, n) in sorted(s.gangsters.items()):
         if who != p or street[0] not in "hv":
             continue
         for block in geo.street_blocks.get(street, ()):
@@ -187,13 +187,13 @@ def fortune_actions(c: Content, s: State, p: str) -> Iterator[Action]:
                 if cell is not None and s.total(geo.block_of[cell]) < 3:
                     yield {**base, "to": to}
         elif kind == "bomb":
-            for block, (who, _) in s.gangsters.items():
+            for block, (who, _) in sorted(s.gangsters.items()):
                 if who == p or block[0] in "hv":
                     continue
                 if any(s.count(st, p) for st in geo.blocks[block].streets):
                     yield {**base, "block": block}
         elif kind == "hit":
-            for street, (who, _) in s.gangsters.items():
+            for street, (who, _) in sorted(s.gangsters.items()):
                 if who == p or street[0] not in "hv":
                     continue
                 if any(s.count(st, p) for st in geo.adjacent[street]):

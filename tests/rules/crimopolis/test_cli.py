@@ -70,3 +70,9 @@ def test_simulate_prints_figures_deterministically() -> None:
     a = run("simulate", "--game", "crimopolis", "--games", "8", "--seed", "3")
     assert a.returncode == 0 and "game length" in a.stdout and "seat advantage" in a.stdout
     assert a.stdout == run("simulate", "--game", "crimopolis", "--games", "8", "--seed", "3").stdout
+
+
+def test_content_is_refused_for_a_game_without_content(tmp_path: Path) -> None:
+    r = run("replay", str(ROOT / "tests/golden/we1_we3.replay.json"), "--content", str(tmp_path))
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip() == "error: --content: Crime City has no content to replace"

@@ -234,3 +234,16 @@ def test_the_host_end_works_in_every_phase() -> None:
         assert GAME.results(out.state)["ended"] == "host"  # type: ignore[index]
         assert GAME.pending(out.state) is None
         assert GAME.check(out.state, None, dict(HOST_END)) is not None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_move_does_not_depend_on_how_the_state_was_made(seed: int) -> None:
+    play = game(seed, max_steps=300)
+    state = GAME.setup(play.seats, play.settings, RecordedChance(play.setup_chance)).state
+    for i, entry in enumerate(play.log):
+        state = GAME.step(state, entry.actions, RecordedChance(entry.chance)).state
+        if state.phase == OVER:
+            break
+        seat = state.pending["player"]  # type: ignore[index]
+        decoded = GAME.decode_state(json.loads(json.dumps(GAME.encode_state(state))))
+        assert GAME.random_move(state, seat, Random(i)) == GAME.random_move(decoded, seat, Random(i))
