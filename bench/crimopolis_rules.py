@@ -16,12 +16,11 @@ from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.contract import Action, NoChance  # noqa: E402
+from rules.contract import Action, NoChance, SeededChance  # noqa: E402
 from rules.crimopolis.game import GAME  # noqa: E402
 from rules.crimopolis.legal import legal_actions  # noqa: E402
 from rules.crimopolis.simulate import simulate  # noqa: E402
 from rules.crimopolis.state import OVER, State  # noqa: E402
-from tests.support.playthrough import SeededChance  # noqa: E402
 
 C = GAME.content
 
