@@ -73,6 +73,8 @@ def test_simulate_prints_figures_deterministically() -> None:
 
 
 def test_content_is_refused_for_a_game_without_content(tmp_path: Path) -> None:
-    r = run("replay", str(ROOT / "tests/golden/we1_we3.replay.json"), "--content", str(tmp_path))
+    f = tmp_path / "crimecity.json"
+    f.write_text('{"format": "crimecity-replay/1", "players": []}')
+    r = run("replay", str(f), "--content", str(tmp_path))
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.strip() == "error: --content: Crime City has no content to replace"
