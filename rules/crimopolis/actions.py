@@ -126,10 +126,8 @@ def _check_field(c: Content, players: Sequence[str], kind: str, key: str, value:
         if not c.is_card(value):
             raise fail(f"unknown card {value!r}")
         deck = c.deck_of(value)
-        if family is not None and deck != family:
+        if family is not None and deck != family:  # a destiny's card is any card (replay.md: "card")
             raise fail(f"{value} is not one of the {family}")
-        if family is None and deck == "jobs":  # destiny
-            raise fail(f"{value} is a job, never a destiny")
     elif key == "fortunes":
         if not isinstance(value, list):
             raise fail(f"not a list of fortune ids ({_what(value)})")

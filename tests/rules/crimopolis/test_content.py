@@ -201,3 +201,32 @@ def test_cli_content_dir(tmp_path: Path) -> None:
     (bad / "tiles.json").write_text("{not json")
     r = subprocess.run([*run[:-1], str(bad)], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.startswith("error: tiles.json: not valid JSON")
+
+
+def test_a_pack_with_a_positive_destiny_asks_for_the_order() -> None:
+    """R41, Q26: two destinies that are not all negative `hours` effects make the `destiny` decision."""
+    d = docs()
+    d["newsflashes.json"]["designs"][7]["effect"]["amount"] = 2  # Stool Pigeon: +2 hours (a gift)
+    game = make_game(load_content(d))
+    doc = golden("s13_two_destinies")  # ben has N36 then F41 lying in front of him, 4 hours
+    doc["steps"] = [
+        {"player": "ben", "action": {"kind": "destiny", "card": "J01"}},
+        {"player": "ben", "action": {"kind": "destiny", "card": "F41"}},
+    ]
+    out = game.replay(doc)
+    assert [e["kind"] for e in out["initial"]["events"]] == ["turn_start"]
+    assert out["initial"]["state"]["pending"] == {"kind": "destiny", "player": "ben"}
+    assert game.legal({**doc, "steps": []}, "ben")["actions"] == [
+        {"kind": "destiny", "card": "F41"},
+        {"kind": "destiny", "card": "N36"},
+    ]
+    assert out["steps"][0]["refused"]["code"] == "not_available"
+    evs = [(e["kind"], e.get("card"), e.get("amount"), e.get("hours")) for e in out["steps"][1]["events"]]
+    # F41 first (-3 from 4), then the one left is executed at once (+2)
+    assert evs == [
+        ("destiny_executed", "F41", None, None),
+        ("hours", None, -3, 1),
+        ("destiny_executed", "N36", None, None),
+        ("hours", None, 2, 3),
+    ]
+    assert out["steps"][1]["state"]["pending"] == {"kind": "turn", "player": "ben"}

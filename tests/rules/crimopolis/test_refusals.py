@@ -336,3 +336,10 @@ def test_place_hq_facing_a_block_side() -> None:
         act("gus", "place_hq", cell="2,0"),
     ]
     assert refused(replay(with_steps(doc, steps, keep=0))) == [None, None, "illegal_placement"]
+
+
+def test_a_destiny_answer_naming_a_job_is_refused_not_a_format_error() -> None:
+    doc = golden("s13_two_destinies")
+    doc["start"]["players"]["ben"]["destinies"] = ["N36", "F41"]
+    # both negative hours: executed at once, no destiny decision; the answer is the wrong decision
+    assert refused(replay(with_steps(doc, [act("ben", "destiny", card="J01")], keep=0))) == ["wrong_decision"]

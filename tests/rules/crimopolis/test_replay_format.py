@@ -137,7 +137,7 @@ def test_unknown_top_level_keys_are_ignored() -> None:
         ),
         ({"player": "ann", "action": {"kind": "target", "player": "dave"}}, "steps[0].action.player:"),
         ({"player": "ann", "action": {"kind": "react", "card": "N01"}}, "steps[0].action.card:"),
-        ({"player": "ann", "action": {"kind": "destiny", "card": "J01"}}, "steps[0].action.card:"),
+        ({"player": "ann", "action": {"kind": "destiny", "card": "X01"}}, "steps[0].action.card:"),
         ({"player": "ann", "action": {"kind": "recruit", "to": None}}, "steps[0].action.to:"),
     ],
 )
