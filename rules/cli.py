@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.content is not None:
                 with_content = getattr(game, "with_content", None)
                 if with_content is None:
-                    print(f"error: --content: {game.info.title} has no replaceable content", file=sys.stderr)
+                    print(f"error: --content: {game.info.title} has no content to replace", file=sys.stderr)
                     return 2
                 game = with_content(args.content)
             result = game.replay(doc) if args.cmd == "replay" else game.legal(doc, args.player)

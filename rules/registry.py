@@ -3,7 +3,7 @@
 Adding a game is one line here plus its package (docs/architecture.md, "Adding a game").
 
 >>> [g.info.id for g in games()]
-['crimecity', 'organizedcrime']
+['crimecity', 'organizedcrime', 'crimopolis']
 >>> by_format("organizedcrime-replay/1").info.title
 'Organized Crime'
 >>> by_format("crimecity-replay/1").info.title
@@ -17,9 +17,10 @@ from types import MappingProxyType
 
 from .contract import Game
 from .crimecity.game import GAME as CRIMECITY
+from .crimopolis.game import GAME as CRIMOPOLIS
 from .organizedcrime.game import GAME as ORGANIZEDCRIME
 
-GAMES: Mapping[str, Game] = MappingProxyType({g.info.id: g for g in (CRIMECITY, ORGANIZEDCRIME)})
+GAMES: Mapping[str, Game] = MappingProxyType({g.info.id: g for g in (CRIMECITY, ORGANIZEDCRIME, CRIMOPOLIS)})
 DEFAULT = "crimecity"  # a replay file without `format` is a Crime City file (replay.md lets it out)
 
 

@@ -111,4 +111,4 @@ def test_cli_replay_legal_and_content(tmp_path: Path) -> None:
     other = tmp_path / "crimecity.json"
     other.write_text(json.dumps({"format": "crimecity-replay/1"}))
     crimecity = _cli("replay", str(other), "--content", str(CONTENT))
-    assert crimecity.returncode == 2 and "no replaceable content" in crimecity.stderr
+    assert crimecity.returncode == 2 and "no content to replace" in crimecity.stderr
