@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 
 from ..storage.db import Database
 from ..storage.models import ENDED, LOBBY, RUNNING, GameRow, HostOptions, SeatRow
+from .buttons import JOIN, LEAVE, START
+from .buttons import view as host_buttons
 from .clocks import reminder_at
 from .commands import (
     APOLOGY,
@@ -37,7 +39,7 @@ from .lobby import Lobby, players_text
 from .locks import Locks
 from .panels import Panel, Panels
 from .play import Play, Played, Turn
-from .presenting import DM, HISTORY, STATUS, SUBMIT, Message, Post, Presentation, Reminder, StepView
+from .presenting import DM, HISTORY, STATUS, SUBMIT, Message, Post, Presentation, Reminder, Reply, StepView
 from .reports import Board, History, Reports, Status
 from .roster import Roster
 from .stepper import Advance, States, Stepper
@@ -86,38 +88,28 @@ class Host:
 
 __all__ = [
     "APOLOGY",
-    "EMBED_COLOUR",
-    "GAME_HELP",
-    "MAX_CHOICES",
-    "answer",
-    "caller_of",
-    "clip",
-    "game_choices",
-    "matches",
-    "reminder_at",
-    "send_ephemeral",
-    "timestamp",
-    "user_message",
-    "ENDED",
-    "LOBBY",
-    "RUNNING",
-    "HISTORY",
-    "STATUS",
-    "SUBMIT",
     "Advance",
     "Board",
     "Caller",
     "ClockState",
     "DM",
     "Due",
+    "EMBED_COLOUR",
+    "ENDED",
     "Finder",
+    "GAME_HELP",
     "GameRow",
+    "HISTORY",
     "History",
     "Host",
     "HostOptions",
     "Hosting",
+    "JOIN",
+    "LEAVE",
+    "LOBBY",
     "Lobby",
     "Locks",
+    "MAX_CHOICES",
     "Member",
     "Message",
     "NoGame",
@@ -128,10 +120,15 @@ __all__ = [
     "Played",
     "Post",
     "Presentation",
+    "RUNNING",
     "Refused",
     "Reminder",
+    "Reply",
     "Reports",
     "Roster",
+    "START",
+    "STATUS",
+    "SUBMIT",
     "SeatRow",
     "Seated",
     "Stale",
@@ -141,5 +138,16 @@ __all__ = [
     "Stepper",
     "Turn",
     "UserError",
+    "answer",
+    "caller_of",
+    "clip",
+    "game_choices",
+    "host_buttons",
+    "matches",
+    "outbox_repo",
     "players_text",
+    "reminder_at",
+    "send_ephemeral",
+    "timestamp",
+    "user_message",
 ]

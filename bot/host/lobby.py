@@ -59,6 +59,15 @@ class Lobby:
             role = self.finder.host_role
             extra = f" or the `{role}` role" if role else ""
             raise NotAllowed(f"Opening a game needs the Manage Server permission{extra}.")
+        if caller.bot_permissions is not None:
+            from ..permissions import missing
+
+            lacking = missing(caller.bot_permissions)
+            if lacking:
+                raise NotAllowed(
+                    f"I cannot host a game in this channel: I lack {', '.join(lacking)} here. "
+                    "Ask an admin to give me those permissions in this channel (or its category), then try again."
+                )
         check_options(options)
         try:
             resolved = info.settings_from(dict(settings))
@@ -127,6 +136,8 @@ class Lobby:
                 now=self.clock(),
             )
             roster = Roster(await games_repo.seats(conn, game.id))
+            await self._edit_lobby(conn, game, roster)
+        self.committed()
         return game, roster
 
     async def leave(self, caller: Caller, kind: str, *, game_id: int | None = None) -> tuple[GameRow, Roster]:

@@ -25,7 +25,8 @@ _UPDATABLE = frozenset(
         "season_id",
         "started_at",
         "ended_at",
-        "host_id", "lobby_message_id",
+        "host_id",
+        "lobby_message_id",
     }
 )
 

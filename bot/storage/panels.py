@@ -7,17 +7,17 @@ from typing import Any
 from .models import PanelRow
 from .sql import dumps, row, run
 
-PER_PLAYER = 1  # live panels a player keeps per game: opening a new one retires the older ones
-
 
 async def create_panel(
     conn: Any, nonce: str, game_id: int, user_id: int, step: int, data: dict[str, Any], now: float
 ) -> None:
-    await run(conn, "DELETE FROM panels WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+    """A new panel; the player's older panel of the same form in this game is retired (one live each)."""
+    form = str(data.get("form") or "")
+    await run(conn, "DELETE FROM panels WHERE game_id = ? AND user_id = ? AND form = ?", (game_id, user_id, form))
     await run(
         conn,
-        "INSERT INTO panels(nonce, game_id, user_id, step, data_json, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-        (nonce, game_id, user_id, step, dumps(data), now),
+        "INSERT INTO panels(nonce, game_id, user_id, step, form, data_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (nonce, game_id, user_id, step, form, dumps(data), now),
     )
 
 

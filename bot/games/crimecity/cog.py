@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -20,7 +20,24 @@ from rules.crimecity.game import ROUND
 from rules.crimecity.notation import describe_action, format_action, parse_action
 from rules.crimecity.validate import BUY_COST
 
-from ...host import GAME_HELP, MAX_CHOICES, HostOptions, Member, answer, caller_of, game_choices, matches, timestamp
+from ...host import (
+    GAME_HELP,
+    JOIN,
+    LEAVE,
+    MAX_CHOICES,
+    START,
+    STATUS,
+    SUBMIT,
+    HostOptions,
+    Member,
+    Roster,
+    answer,
+    caller_of,
+    game_choices,
+    host_buttons,
+    matches,
+    timestamp,
+)
 from . import reports, rules_pages
 from .moves import buy_friendship, submit_actions, submit_draft, submit_guess
 from .panel import panel_view
@@ -80,6 +97,7 @@ class CrimeCityCog(
         garnets="Starting garnets for each player",
         wait_for_deadline="Wait for the deadline even when all five have submitted",
         reminder_hours="DM players who have not submitted this many hours before each deadline (0: never)",
+        ping="A role to ping once, so its members know a game is open",
     )
     async def new(
         self,
@@ -89,50 +107,41 @@ class CrimeCityCog(
         garnets: app_commands.Range[int, 0, None] = 0,
         wait_for_deadline: bool = False,
         reminder_hours: app_commands.Range[float, 0.0, 1440.0] = 1.0,
+        ping: discord.Role | None = None,
     ) -> None:
         options = HostOptions(
             deadline_hours=deadline_hours, reminder_hours=reminder_hours, wait_for_deadline=wait_for_deadline
         )
         game = await self.host.lobby.open(caller_of(interaction), KIND, {"rounds": rounds, "garnets": garnets}, options)
-        remind = f"reminders {reminder_hours:g} h before each deadline" if reminder_hours else "no reminders"
-        text = (
-            f"**Crime City** — a new game (#{game.id}) is open in this channel, hosted by {interaction.user.mention}.\n"
-            f"{rounds} rounds at most, {deadline_hours:g} h per phase, {garnets} starting garnets"
-            + (", waiting for every deadline" if wait_for_deadline else "")
-            + f", {remind}.\nJoin with /crimecity join (5 players exactly); the host starts with /crimecity start."
-        )
-        await answer(interaction, text, ephemeral=False)
+        text = self.presentation.lobby_text(game, Roster([]))
+        kwargs: dict[str, Any] = {"view": host_buttons((JOIN, LEAVE, START), game.id)}
+        if ping is not None:  # once, in the first post: later edits of the lobby do not ping again
+            text = f"{ping.mention} " + text
+            kwargs["allowed_mentions"] = discord.AllowedMentions(roles=[ping], users=False, everyone=False)
+        await interaction.response.send_message(text, **kwargs)
+        posted = await interaction.original_response()
+        await self.host.lobby.set_lobby_post(game.id, posted.id)
 
     @app_commands.command(name="join", description="Join the lobby in this channel.")
     async def join(self, interaction: discord.Interaction) -> None:
         _game, roster = await self.host.lobby.join(caller_of(interaction), KIND)
         names = [roster.name_of(s) for s in roster.seats]
         tail = " The lobby is full: the host can /crimecity start." if len(names) == 5 else ""
-        await answer(
-            interaction, f"{interaction.user.display_name} joined. {_lobby_line(names)}.{tail}", ephemeral=False
-        )
+        await answer(interaction, f"You joined. {_lobby_line(names)}.{tail}")
 
     @app_commands.command(name="leave", description="Leave the lobby (before the draft).")
     async def leave(self, interaction: discord.Interaction) -> None:
         _game, roster = await self.host.lobby.leave(caller_of(interaction), KIND)
         names = [roster.name_of(s) for s in roster.seats]
-        await answer(interaction, f"{interaction.user.display_name} left. {_lobby_line(names)}.", ephemeral=False)
+        await answer(interaction, f"You left. {_lobby_line(names)}.")
 
     @app_commands.command(name="start", description="Close the lobby and open the draft (host or admin).")
     @app_commands.describe(game=GAME_HELP)
     async def start(self, interaction: discord.Interaction, game: str | None = None) -> None:
         advance, roster = await self.host.lobby.start(caller_of(interaction), KIND, game)
-        mentions = [p.user_id for p in roster.players if p.user_id is not None]
-        board = await self.host.reports.board(caller_of(interaction), KIND, str(advance.game.id))
-        deadline = board.clock.deadline_at
-        state = "the clock is paused" if deadline is None else f"deadline {timestamp(deadline)}"
-        text = (
-            f"**Crime City** — the draft is open ({state}). "
-            + " ".join(f"<@{uid}>" for uid in mentions)
-            + "\nSubmit privately with /crimecity draft bid:<garnets> characters:<ranking> roles:<ranking> "
-            "(here or in a DM with me). Use /crimecity rules topic:draft for how the draft works."
-        )
-        await answer(interaction, text, ephemeral=False, mention=mentions)
+        text, mentions = await self.presentation.draft_open(self.host, advance.game, roster)
+        view = host_buttons((SUBMIT, STATUS), advance.game.id)
+        await answer(interaction, text, ephemeral=False, mention=mentions, view=view)
 
     start.autocomplete("game")(_games)
 
@@ -140,7 +149,7 @@ class CrimeCityCog(
 
     @app_commands.command(name="draft", description="Record (or replace) your draft bid and rankings.")
     @app_commands.describe(
-        bid="Garnets you bid for priority (paid when the draft resolves)",
+        bid="Garnets you bid for priority (paid when the draft resolves); leave every option out for menus",
         characters="Characters in order of preference, comma-separated (the rest follow in the book's order)",
         roles="Hidden roles in order of preference, comma-separated (the rest follow in the book's order)",
         game=GAME_HELP,
@@ -148,22 +157,25 @@ class CrimeCityCog(
     async def draft(
         self,
         interaction: discord.Interaction,
-        bid: app_commands.Range[int, 0, None] = 0,
+        bid: app_commands.Range[int, 0, None] | None = None,
         characters: str | None = None,
         roles: str | None = None,
         game: str | None = None,
     ) -> None:
+        if bid is None and characters is None and roles is None:  # no options: the draft by menus
+            from .forms import open_draft
+
+            found = await self.host.finder.game(caller_of(interaction), KIND, game)
+            reply = await open_draft(self.host, caller_of(interaction), found.id)
+            await answer(interaction, reply.text, view=reply.view)
+            return
         sub, played = await submit_draft(
-            self.host, caller_of(interaction), bid=bid, roles=roles, characters=characters, game_opt=game
+            self.host, caller_of(interaction), bid=bid or 0, roles=roles, characters=characters, game_opt=game
         )
+        from .forms import draft_recorded
+
         balance = self.presentation.game.view(played.turn.state, played.turn.seat).get("garnets", 0)
-        text = (
-            f"Draft submission recorded: bid **{sub.bid}** of your {balance} garnets.\n"
-            "Roles: " + ", ".join(f"{i}. {role_title(r.value)}" for i, r in enumerate(sub.roles, 1)) + "\n"
-            "Characters: " + ", ".join(f"{i}. {char_title(c.value)}" for i, c in enumerate(sub.characters, 1)) + "\n"
-            "You can replace it until the draft resolves."
-        )
-        await answer(interaction, text)
+        await answer(interaction, draft_recorded(sub, balance))
 
     draft.autocomplete("game")(_games)
 

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from rules.crimecity import Action, ParseError, legal_actions, legal_seconds
-from rules.crimecity.game import ROUND
+from rules.crimecity.game import GAME, ROUND
+from rules.crimecity.ids import Role
 from rules.crimecity.notation import describe_action, format_action, parse_action
 
 from ...host import APOLOGY, Caller, UserError, clip, send_ephemeral, timestamp, user_message
@@ -32,7 +33,7 @@ KIND = "crimecity"
 PAGE_SIZE = 25  # Discord's limit of options in one select menu
 MAX_VALUE = 100  # ... and of an option's value and label
 KINDS = {"move": "Movement", "converse": "Converse", "ability": "Own ability", "friend": "A friend's ability"}
-PARTS = ("kind", "act", "prev", "next", "clear", "go")
+PARTS = ("kind", "act", "prev", "next", "clear", "go", "buy", "guess")
 NEW_PANEL = "Open a new one with /crimecity panel."
 TEMPLATE = re.compile(rf"cc:panel:(?P<game>[0-9]+):(?P<nonce>[0-9a-f]{{12}}):(?P<part>{'|'.join(PARTS)})")
 
@@ -57,6 +58,7 @@ class PanelScreen:
     page: int = 0
     pages: int = 1
     can_submit: bool = False
+    guesses: bool = False  # the seat may guess (the Mob Boss): offer the guess form too
 
 
 async def open_panel(host: Host, caller: Caller, game_opt: str | None) -> PanelScreen:
@@ -194,6 +196,7 @@ def _screen(
         page=page,
         pages=pages,
         can_submit=bool(picks),
+        guesses=GAME.view(state, seat).get("seat", {}).get("role") == Role.MOB_BOSS.value,
     )
 
 
@@ -223,10 +226,12 @@ class PanelControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLA
         # discord.py only logs a dynamic item's exceptions, so every outcome is answered here.
         host = interaction.client.host  # type: ignore[attr-defined]
         values = [str(v) for v in (interaction.data or {}).get("values", [])]  # type: ignore[union-attr]
+        caller = Caller.from_interaction(interaction)
+        if self.part in ("buy", "guess"):  # another form, in a message of its own
+            await _open_other_form(interaction, host, caller, self)
+            return
         try:
-            screen = await panel_click(
-                host, Caller.from_interaction(interaction), self.game_id, self.nonce, self.part, values
-            )
+            screen = await panel_click(host, caller, self.game_id, self.nonce, self.part, values)
         except Exception as error:
             message = user_message(error)
             if message is None:
@@ -235,6 +240,30 @@ class PanelControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLA
             await send_ephemeral(interaction, message)
             return
         await interaction.response.edit_message(content=screen.text, embed=None, view=panel_view(screen))
+
+
+async def _open_other_form(interaction: discord.Interaction, host: Host, caller: Caller, control: PanelControl) -> None:
+    try:
+        await host.panels.get(caller, control.game_id, control.nonce, reopen=NEW_PANEL)
+        if control.part == "buy":
+            from .forms import open_form
+
+            reply = await open_form(host, caller, control.game_id, {"form": "buy", "a": None, "b": None, "points": 1})
+        else:
+            from .guess import open_guess
+
+            reply = await open_guess(host, caller, control.game_id)
+    except Exception as error:
+        message = user_message(error)
+        if message is None:
+            log.error("panel click failed (interaction %s)", interaction.id, exc_info=error)
+            message = APOLOGY
+        await send_ephemeral(interaction, message)
+        return
+    kwargs: dict[str, Any] = {"ephemeral": True, "view": reply.view}
+    if reply.text:
+        kwargs["content"] = reply.text
+    await interaction.response.send_message(**kwargs)
 
 
 def _options(options: list[PanelOption]) -> list[discord.SelectOption]:
@@ -274,4 +303,7 @@ def panel_view(screen: PanelScreen) -> discord.ui.View:
         row=2,
     )
     add(submit, "go")
+    add(discord.ui.Button(label="Buy friendship…", custom_id=custom_id(screen, "buy"), row=3), "buy")
+    if screen.guesses:
+        add(discord.ui.Button(label="Guess the roles…", custom_id=custom_id(screen, "guess"), row=3), "guess")
     return view

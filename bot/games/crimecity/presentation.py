@@ -12,7 +12,21 @@ from typing import TYPE_CHECKING, Any
 from rules.crimecity.game import DRAFT, EC, GAME, ROUND
 from rules.crimecity.ids import ROLE_GOALS, Role
 
-from ...host import DM, STATUS, SUBMIT, GameRow, Member, Message, Post, Reminder, Roster, StepView
+from ...host import (
+    DM,
+    HISTORY,
+    STATUS,
+    SUBMIT,
+    Caller,
+    GameRow,
+    Member,
+    Message,
+    Post,
+    Reminder,
+    Reply,
+    Roster,
+    StepView,
+)
 from . import texts
 
 if TYPE_CHECKING:
@@ -22,6 +36,7 @@ if TYPE_CHECKING:
     from ...host import Host
 
 TITLE = "**Crime City**"
+KIND = "crimecity"
 PRIVATE_KINDS = ("investigation", "identification", "goal_complete")
 
 
@@ -45,9 +60,11 @@ class CrimeCityPresentation:
         await adopt(conn)
 
     def dynamic_items(self) -> Sequence[type[discord.ui.DynamicItem[Any]]]:
+        from .forms import FormControl
+        from .guess import GuessControl
         from .panel import PanelControl
 
-        return (PanelControl,)
+        return (PanelControl, FormControl, GuessControl)
 
     def decision_title(self, pending: Any) -> str:
         if pending.decision == DRAFT:
@@ -147,7 +164,7 @@ class CrimeCityPresentation:
         event = next(e for e in view.events if e.kind == "results")
         results = event.data["results"]
         content = texts.results_text(results, roster.name_of, ec_seat=results.get("ec"), early=event.data["early"])
-        out: list[Message] = [Post(content)]
+        out: list[Message] = [Post(content, buttons=(HISTORY,))]
         for ev in view.events:
             if ev.kind != "ec_decide" or ev.is_public:
                 continue
@@ -158,7 +175,8 @@ class CrimeCityPresentation:
                     DM(
                         seat,
                         f"**Crime City** (<#{game.channel_id}>): the game is over and you decide the EC among "
-                        f"{candidates}. {how}Choose with /crimecity ec player:<member>.",
+                        f"{candidates}. {how}Choose with the Submit button or /crimecity ec player:<member>.",
+                        buttons=(SUBMIT,),
                     )
                 )
         del game
@@ -176,6 +194,65 @@ class CrimeCityPresentation:
         if view.before is not None and view.before.decision == DRAFT:
             lines.append("**Crime City**: the host ended the game before the first round.")
         return [Post("\n".join(lines))] if lines else []
+
+    # ---- the lobby and the host's buttons ---------------------------------------------------------------
+
+    def lobby_text(self, game: GameRow, roster: Roster) -> str:
+        """The living lobby message: who is in, the settings, and what comes next."""
+        settings, options = game.settings, game.options
+        remind = (
+            f"reminders {options.reminder_hours:g} h before each deadline" if options.reminder_hours else "no reminders"
+        )
+        names = [roster.name_of(s) for s in roster.seats]
+        lines = [
+            f"**Crime City** — a new game (#{game.id}) is open in this channel, hosted by <@{game.host_id}>.",
+            f"{settings.get('rounds', 6)} rounds at most, {options.deadline_hours:g} h per phase, "
+            f"{settings.get('garnets', 0)} starting garnets"
+            + (", waiting for every deadline" if options.wait_for_deadline else "")
+            + f", {remind}.",
+            f"Players ({len(names)}/5): " + (", ".join(names) if names else "nobody yet"),
+        ]
+        if game.status == "lobby":
+            lines.append("Join with the button or /crimecity join (5 players exactly); the host starts with Start.")
+        elif game.status == "running":
+            lines.append("The game has started: the lobby is closed.")
+        else:
+            lines.append("The host ended this game before it started.")
+        return "\n".join(lines)
+
+    async def draft_open(self, host: Host, game: GameRow, roster: Roster) -> tuple[str, list[int]]:
+        """The announcement that the draft is open, and whom it pings (the five players)."""
+        clock = await host.reports.clock_of(game)
+        state = "the clock is paused" if clock.deadline_at is None else f"deadline {texts.timestamp(clock.deadline_at)}"
+        mentions = [p.user_id for p in roster.players if p.user_id is not None]
+        text = (
+            f"**Crime City** — the draft is open ({state}). "
+            + " ".join(f"<@{uid}>" for uid in mentions)
+            + "\nSubmit privately with the Submit button or /crimecity draft bid:<garnets> characters:<ranking> "
+            "roles:<ranking> (here or in a DM with me). Use /crimecity rules topic:draft for how the draft works."
+        )
+        return text, mentions
+
+    async def start_reply(self, host: Host, caller: Caller, game_id: int) -> Reply:
+        advance, roster = await host.lobby.start(caller, KIND, str(game_id), game_id=game_id)
+        text, mentions = await self.draft_open(host, advance.game, roster)
+        await host.hosting.post(advance.game, [Post(text, mention=tuple(mentions), buttons=(SUBMIT, STATUS))])
+        return Reply("The draft is open.")
+
+    async def status_reply(self, host: Host, caller: Caller, game_id: int) -> Reply:
+        from .reports import status_text
+
+        return Reply(await status_text(host, caller, str(game_id)))
+
+    async def submit_reply(self, host: Host, caller: Caller, game_id: int) -> Reply:
+        from .forms import submit_form
+
+        return await submit_form(host, caller, game_id)
+
+    async def history_reply(self, host: Host, caller: Caller) -> Reply:
+        from .reports import history_embed_for
+
+        return Reply("", embed=await history_embed_for(host, caller, 1))
 
     # ---- outside steps -----------------------------------------------------------------------------------
 

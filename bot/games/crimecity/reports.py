@@ -181,7 +181,11 @@ def _seat_lines(view: dict[str, Any], roster: Roster, mine: dict[str, Any] | Non
 async def history_embed(host: Host, interaction: discord.Interaction, page: int) -> discord.Embed:
     from ...host import caller_of
 
-    found = await host.reports.history(caller_of(interaction), KIND, page)
+    return await history_embed_for(host, caller_of(interaction), page)
+
+
+async def history_embed_for(host: Host, caller: Caller, page: int) -> discord.Embed:
+    found = await host.reports.history(caller, KIND, page)
     embed = discord.Embed(title="Crime City — finished games in this server", colour=EMBED_COLOUR)
     if not found.total:
         embed.description = "No game has finished here yet."

@@ -9,7 +9,7 @@ import re
 from tests.support.crimecity import CAST, WE1, assert_no_secret
 from tests.support.table import NAMES, Table, draft_cast, open_game
 
-PANEL_ID = re.compile(r"^cc:panel:\d+:[0-9a-f]{12}:(kind|act|prev|next|clear|go)$")
+PANEL_ID = re.compile(r"^cc:panel:\d+:[0-9a-f]{12}:(kind|act|prev|next|clear|go|buy|guess)$")
 
 
 def select_of(message, part: str) -> dict:
