@@ -256,6 +256,25 @@ class Probe:
         values.setdefault(focused, "")
         return await self._run(4, actor, chan, command, values, focused)
 
+    def post_with_button(self, chan: Any, custom_id: str, label: str) -> Any:
+        """A message the bot "posted" in `chan` carrying one button (as a board post carries My status)."""
+        body = {"content": "a board", "components": [{"type": 1, "components": [
+            {"type": 2, "style": 2, "label": label, "custom_id": custom_id}]}]}
+        msg = self.fd.factory.create(chan, self.fd.bot, body, [])
+        return self.fd.factory.publish(msg)
+
+    async def click(self, actor: Any, message: Any, custom_id: str) -> tuple[float, dict]:
+        """A member clicks `custom_id` on `message`; timed like a slash command."""
+        from tests.fakediscord.interactions import MESSAGE_COMPONENT, Resolver, component_data
+
+        fut = asyncio.get_running_loop().create_future()
+        component = message.component(custom_id)
+        channel = self.fd.world.channels[message.channel_id]
+        p = self.fd.desk.open(MESSAGE_COMPONENT, actor.user, channel, message, name=custom_id)
+        self.waiters[p.id] = fut
+        self.fd._send(p, actor, component_data(component, None, Resolver(self.fd.factory, channel, actor)), message)
+        return await asyncio.wait_for(fut, 30)
+
 
 # ---- the bot (child process) -----------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ from _harness import BotProcess, Probe, Spot, build_world, machine, ms, pct, qui
 CONCURRENCY = 16
 RATE = 300.0  # interactions/s: 2,500 players submitting within a minute, each typing a few keystrokes
 BURST = 250
-KINDS = ("ping", "act", "ac")
+KINDS = ("ping", "act", "ac", "button")
 
 
 class Driver:
@@ -43,6 +43,7 @@ class Driver:
         self.rng = rng
         self.refused: list[str] = []
         self.touched: set[int] = set()  # games that have had an act (their round context is in memory)
+        self.posts: dict[int, object] = {}  # game id -> a post with its My status button
 
     def _who(self, spot: Spot | None = None) -> tuple[Spot, object, str]:
         spot = spot or self.rng.choice(self.spots)
@@ -62,6 +63,16 @@ class Driver:
             text = (body.get("data") or {}).get("content") or ""
             if not text.startswith("Round"):
                 self.refused.append(f"{opts} -> {text[:120]!r}")
+        elif kind == "button":  # "My status" on a board post: the caller's own status, ephemeral
+            post = self.posts.get(spot.game_id)
+            if post is None:
+                post = self.posts[spot.game_id] = self.probe.post_with_button(
+                    spot.chan, f"host:status:{spot.game_id}", "My status"
+                )
+            dt, body = await self.probe.click(member, post, f"host:status:{spot.game_id}")
+            text = (body.get("data") or {}).get("content") or ""
+            if "your status" not in text:
+                self.refused.append(f"My status -> {text[:120]!r}")
         else:
             first, _ = self.rng.choice(spot.acts[seat])
             typed = first[: self.rng.choice((0, 1, 2, 3, 5, 8))]
@@ -137,7 +148,8 @@ def report(label: str, res: dict[str, list[float]]) -> dict[str, float]:
     floor = pct(res["ping"], 0.99)
     floor50 = statistics.median(res["ping"])
     print(f"  {label}")
-    for kind, name in (("ping", "(a) /ping (floor)"), ("act", "(b) /crimecity act"), ("ac", "(c) act autocomplete")):
+    for kind, name in (("ping", "(a) /ping (floor)"), ("act", "(b) /crimecity act"), ("ac", "(c) act autocomplete"),
+                       ("button", "(d) My status button")):
         xs = res[kind]
         ratio = "" if kind == "ping" else (
             f"  ratio to floor: p50 x{statistics.median(xs) / floor50:.2f}, p99 x{pct(xs, 0.99) / floor:.2f}"
@@ -186,8 +198,8 @@ async def scenario(n_games: int, samples: int, rng_seed: int, only: str | None =
                 report("one interaction in flight", res)
                 print("    bot CPU per interaction (user+sys, all threads): "
                       + ", ".join(f"{k} {ms(cpu[k])}" for k in KINDS)
-                      + f"; act x{cpu['act'] / cpu['ping']:.2f} and autocomplete x{cpu['ac'] / cpu['ping']:.2f} "
-                      "the floor's")
+                      + f"; act x{cpu['act'] / cpu['ping']:.2f}, autocomplete x{cpu['ac'] / cpu['ping']:.2f} and"
+                      f" button x{cpu['button'] / cpu['ping']:.2f} the floor's")
                 commits = drv.commit_times
                 if commits:
                     print(f"    commit (fsync, on the writer's thread): {summary(commits)}")
@@ -211,7 +223,8 @@ async def scenario(n_games: int, samples: int, rng_seed: int, only: str | None =
                 await drv.burst("ping", burst)  # warm-up: discord.py opens its pool of HTTP connections
                 print(f"  burst: {burst} simultaneous interactions of one kind (all five players of "
                       f"{max(1, burst // 5)} game(s) at once)")
-                for kind, name in (("ping", "/ping"), ("act", "/crimecity act"), ("ac", "autocomplete")):
+                for kind, name in (("ping", "/ping"), ("act", "/crimecity act"), ("ac", "autocomplete"),
+                                   ("button", "My status")):
                     t = time.perf_counter()
                     xs = await drv.burst(kind, burst)
                     wall = time.perf_counter() - t

@@ -71,7 +71,7 @@ class Host:
         self.lobby = Lobby(db, self.finder, self.stepper, self.locks, presentations, **common)
         self.play = Play(db, self.finder, self.stepper, self.locks, presentations, **common)
         self.hosting = Hosting(db, self.finder, self.stepper, self.locks, presentations, **common)
-        self.reports = Reports(db, self.finder, self.states, presentations, clock=clock)
+        self.reports = Reports(db, self.finder, self.states, presentations, self.play, clock=clock)
         self.panels = Panels(db, clock=clock, reopen="Open a new one.")
         self.due = Due(db, self.stepper, self.play, self.locks, **common)
 

@@ -19,11 +19,12 @@ from typing import Any
 
 from rules.contract import Action, Move, Pending
 
+from ..storage import clocks as clocks_repo
 from ..storage import games as games_repo
 from ..storage import submissions as subs_repo
 from ..storage import timers as timers_repo
 from ..storage.db import Database
-from ..storage.models import RUNNING, GameRow, SeatRow
+from ..storage.models import RUNNING, ClockRow, GameRow, SeatRow
 from ..storage.sql import row
 from ..storage.submission_writer import SubmissionWriter
 from .context import Caller
@@ -46,6 +47,7 @@ class Context:
     game: GameRow
     seats: tuple[SeatRow, ...]
     collected: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+    clocks: tuple[ClockRow, ...] = ()
 
     def seat_of(self, user_id: int) -> str | None:
         for seat in self.seats:
@@ -133,6 +135,18 @@ class Play:
             self._contexts.pop(ctx.game.id, None)
             self.committed()
         return Played(turn, move, advance)
+
+    async def peek(self, caller: Caller, kind: str, game_opt: str | None = None) -> Context:
+        """The context of the caller's game (remembered, else read once, without the lock): for reads
+        that answer the caller only (a status), never for a write."""
+        game_id, hinted = await self._game_id(caller, kind, game_opt)
+        ctx = self._contexts.get(game_id) or await self._read(game_id)
+        if hinted and self._stale(ctx, caller):
+            game_id, _ = await self._game_id(caller, kind, game_opt, fresh=True)
+            ctx = self._contexts.get(game_id) or await self._read(game_id)
+        if ctx is None or ctx.game.kind != kind:
+            raise NoGame("That game no longer exists.")
+        return ctx
 
     async def turn(self, caller: Caller, kind: str, game_opt: str | None = None) -> Turn | None:
         """The caller's turn for autocomplete and panels: None when nothing awaits them. At most one
@@ -257,7 +271,8 @@ class Play:
             collected = {}
             if game.pending is not None and game.pending.together:
                 collected = await subs_repo.collected(conn, game_id, game.step)
-        return Context(game, tuple(seats), collected)
+            clocks = await clocks_repo.clocks(conn, game_id)
+        return Context(game, tuple(seats), collected, tuple(clocks))
 
     def _remember(self, ctx: Context) -> None:
         contexts = self._contexts

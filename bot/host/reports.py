@@ -72,9 +72,11 @@ class Reports:
         finder: Finder,
         states: States,
         presentations: Mapping[str, Presentation],
+        play: Any,
         *,
         clock: Callable[[], float],
     ) -> None:
+        self.play = play
         self.db = db
         self.finder = finder
         self.states = states
@@ -102,19 +104,22 @@ class Reports:
         return Board(game, roster, public, submitted, clock)
 
     async def status(self, caller: Caller, kind: str, game_opt: str | None = None) -> Status:
-        seated = await self.finder.seated(caller, kind, game_opt, need_seat=False)
-        game, roster, seat = seated.game, seated.roster, seated.seat
+        # The game, its seats and clocks from the move path's context (usually in memory); the seat's
+        # own rows in two one-statement reads. A status answers the caller only, so a context a move is
+        # just changing gives at worst the state of a moment ago.
+        ctx = await self.play.peek(caller, kind, game_opt)
+        game, roster = ctx.game, Roster(ctx.seats)
+        seat = roster.seat_of(caller.user_id)
         admin = self.finder.is_admin(game, caller)
         if seat is None and not admin:
             raise NotAllowed("You are not a player in this game.")
-        async with self.db.read() as conn:
-            clock = await self._clock(conn, game)
-            if seat is None:
-                return Status(game, roster, None, None, None, [], [], clock, admin)
-            mine = None
-            if game.status == RUNNING and game.pending is not None and game.pending.together:
-                mine = (await subs_repo.collected(conn, game.id, game.step)).get(seat)
+        clock = _clock_of(game, list(ctx.clocks))
+        if seat is None:
+            return Status(game, roster, None, None, None, [], [], clock, admin)
+        mine = ctx.collected.get(seat) if game.pending is not None and game.pending.together else None
+        async with self.db.reader() as conn:
             learned = await log_repo.events_for(conn, game.id, seat, private_only=True)
+        async with self.db.reader() as conn:
             inbox = await outbox_repo.inbox(conn, game.id, seat)
         view = None
         if game.state is not None:
@@ -157,13 +162,14 @@ class Reports:
             return await self._clock(conn, game)
 
     async def _clock(self, conn: Any, game: GameRow) -> Clock:
-        if game.status != RUNNING:
-            return Clock(None, None)
-        found = await clocks_repo.clocks(conn, game.id)
-        if not found:
-            return Clock(None, None)
-        last = found[-1]
-        return Clock(last.deadline_at, last.remaining)
+        return _clock_of(game, await clocks_repo.clocks(conn, game.id) if game.status == RUNNING else [])
+
+
+def _clock_of(game: GameRow, rows: list[Any]) -> Clock:
+    if game.status != RUNNING or not rows:
+        return Clock(None, None)
+    last = rows[-1]
+    return Clock(last.deadline_at, last.remaining)
 
 
 def is_lobby(game: GameRow) -> bool:

@@ -141,6 +141,9 @@ async def test_a_whole_game_by_clicks(tmp_path) -> None:
         history = await fd.click(players["dev"], results, button(results, "History"))
         assert history.ephemeral and "finished games" in history.text()
 
+        # every board picture says in words what it shows (screen readers)
+        pictures = [u for u in fd.uploads if u.filename == "board.png"]
+        assert pictures and all(u.description and u.description.startswith("Crime City board") for u in pictures)
         # nothing public named a role, or paired a player with a character, before the reveal
         public = [m.text() for m in fd.channel_messages(chan) if "The reveal" not in m.text()]
         for text in public:
