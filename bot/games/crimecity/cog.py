@@ -338,7 +338,10 @@ class CrimeCityCog(
 
                 file = discord.File(io.BytesIO(png), filename="board.png", description=board_alt(view))
         # Ephemeral unless asked: a channel full of boards nobody asked for is noise on game night.
-        await answer(interaction, text, ephemeral=not (public and interaction.guild_id), file=file)
+        posted = bool(public and interaction.guild_id)
+        found = await self.host.finder.game_or_last(caller_of(interaction), KIND, game)
+        view = host_buttons((STATUS, SUBMIT), found.id) if posted and found.status == "running" else None
+        await answer(interaction, text, ephemeral=not posted, file=file, view=view)
 
     board.autocomplete("game")(_games)
 
