@@ -54,12 +54,27 @@ class GameBot(commands.Bot):
         self.host = Host(self.db, self.presentations, host_role=self.settings.host_role)
         self.delivery = Delivery(self.db, self, renderer=self._picture)
         self.scheduler = Scheduler(self.db, self.host.due)
+        self.host.finder.membership = self._is_member
         self.host.outbox_changed = self.delivery.kick
         self.host.timers_changed = self.scheduler.wake
         self._warming: asyncio.Task[None] | None = None
         # Application command ids by top-level name, and every command's path (for clickable mentions).
         self.command_ids: dict[str, int] = {}
         self.command_paths: set[str] = set()
+
+    async def _is_member(self, guild_id: int, user_id: int) -> bool:
+        """Whether the user is a member of the server now (asked of Discord: the bot keeps no member list)."""
+        guild = self.get_guild(guild_id)
+        if guild is None:
+            return False
+        try:
+            await guild.fetch_member(user_id)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException:
+            log.warning("could not check a member of server %s; refusing host rights meanwhile", guild_id)
+            return False
+        return True
 
     def _picture(self, kind: str, view: dict[str, Any]) -> bytes | None:
         presentation = self.presentations.get(kind)

@@ -35,6 +35,7 @@ from .due import Due
 from .errors import NoGame, NotAllowed, Refused, Stale, UserError
 from .finder import Finder, Seated
 from .hosting import ClockState, Hosting
+from .limits import Limits
 from .lobby import Lobby, players_text
 from .locks import Locks
 from .panels import Panel, Panels
@@ -74,6 +75,7 @@ class Host:
         self.reports = Reports(db, self.finder, self.states, presentations, self.play, clock=clock)
         self.panels = Panels(db, clock=clock, reopen="Open a new one.")
         self.due = Due(db, self.stepper, self.play, self.locks, **common)
+        self.limits = Limits()
 
     def _committed(self) -> None:
         self.outbox_changed()
@@ -108,6 +110,7 @@ __all__ = [
     "LEAVE",
     "LOBBY",
     "Lobby",
+    "Limits",
     "Locks",
     "MAX_CHOICES",
     "Member",

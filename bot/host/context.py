@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import discord
@@ -22,6 +23,10 @@ class Caller:
     issued_at: float | None = None
     # What the bot may do in the channel the command came from (None when Discord did not say).
     bot_permissions: int | None = None
+    # Whether the member may post in that channel themselves (None outside a server).
+    can_post: bool | None = None
+    # Whether the member can see a channel of that server (None: not known, e.g. outside a server).
+    can_see: Callable[[int], bool] | None = field(default=None, compare=False, repr=False)
 
     @property
     def in_guild(self) -> bool:
@@ -50,7 +55,21 @@ class Caller:
             role_names=frozenset(r.name for r in roles),
             issued_at=interaction.created_at.timestamp(),
             bot_permissions=interaction.app_permissions.value if interaction.guild_id else None,
+            can_post=interaction.permissions.send_messages if interaction.guild_id else None,
+            can_see=_can_see(interaction),
         )
+
+
+def _can_see(interaction: discord.Interaction) -> Callable[[int], bool] | None:
+    guild, member = interaction.guild, interaction.user
+    if guild is None or not isinstance(member, discord.Member):
+        return None
+
+    def can_see(channel_id: int) -> bool:
+        channel = guild.get_channel(channel_id)
+        return channel is not None and channel.permissions_for(member).view_channel
+
+    return can_see
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,8 +2,15 @@
 then marked delivered. A crash between sending and marking resends the row, and the nonce
 (derived from the row id, with enforce_nonce) lets Discord drop the duplicate.
 
-A DM that cannot be delivered (DMs closed: 403 / 50007) goes to the player's inbox, and the
-channel gets a note without any secret; it never blocks anything else.
+- Each target (a channel, a seat's DMs, a user's DMs) has its own worker, so a slow or rate-limited
+  target delays only itself; a target's rows go out in order, and a row that failed holds back the
+  rows after it (a "game over" never overtakes the final board).
+- A DM that cannot be delivered (DMs closed: 403 / 50007) goes to the player's inbox, and the channel
+  gets a note without any secret; it never blocks anything else.
+- A post the channel refuses: without Attach Files the text goes without its picture; without Send
+  Messages (or access) the post waits and is tried again now and then, and the game's host is told
+  once by DM; in a deleted channel it is dropped and the host is told. What could not be posted stays
+  readable through the game's board and history commands.
 """
 
 from __future__ import annotations
@@ -30,14 +37,25 @@ from .mentions import mentions
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 12
-BATCH = 200  # outbox rows read at a time
+BATCH = 500  # outbox rows read at a time
 PARALLEL = 16  # targets (channels, seats' DMs) sent to at the same time
 CANNOT_DM = 50007
+MISSING_PERMISSIONS, MISSING_ACCESS, UNKNOWN_CHANNEL = 50013, 50001, 10003
+BLOCKED_RETRY = 600.0  # seconds between tries of a channel that refuses the bot
 Renderer = Callable[[str, dict[str, Any]], bytes | None]  # (game kind, public view) -> PNG
+Key = tuple[Any, ...]
 
 
 def no_pictures(kind: str, view: dict[str, Any]) -> bytes | None:
     return None
+
+
+def target_of(row: OutboxRow) -> Key:
+    if row.target == "dm":
+        return ("dm", row.game_id, row.seat)
+    if row.target == "user":
+        return ("user", row.payload.get("user_id"))
+    return ("channel", row.channel_id)  # posts and edits of one channel keep their order
 
 
 class Delivery:
@@ -57,8 +75,12 @@ class Delivery:
         self._task: asyncio.Task[None] | None = None
         self._instance = ""
         self._dm_channels: dict[int, int] = {}
-        self._holders: dict[tuple[int, str], int | None] = {}  # (game, seat) -> user, read once per batch
-        self.sending = False
+        self._workers: dict[Key, asyncio.Task[None]] = {}
+        self._gate = asyncio.Semaphore(PARALLEL)
+
+    @property
+    def sending(self) -> bool:
+        return any(not w.done() for w in self._workers.values())
 
     async def start(self) -> None:
         # A per-database prefix keeps nonces of two databases apart in one channel.
@@ -74,10 +96,12 @@ class Delivery:
         self._wake.set()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+        tasks = [t for t in (self._task, *self._workers.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._task = None
+        self._workers.clear()
 
     def nonce(self, row_id: int) -> str:
         return f"ob{self._instance}{row_id}"[:25]
@@ -86,10 +110,7 @@ class Delivery:
         while True:
             timeout = 60.0
             try:
-                if self.client.is_ready():
-                    timeout = await self.flush()
-                else:
-                    timeout = 0.5
+                timeout = await self.flush() if self.client.is_ready() else 0.5
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -99,92 +120,120 @@ class Delivery:
             await wait_event(self._wake, timeout)
 
     async def flush(self) -> float:
-        """Send every due row; returns seconds until the next retry is due.
+        """Start a worker for every target with rows due and none running; returns seconds until the next
+        retry is due. A target's rows after one not yet due wait for it."""
+        now = self.clock()
+        async with self.db.reader() as conn:
+            rows = await outbox_repo.undelivered(conn, limit=BATCH)
+        by_target: dict[Key, list[OutboxRow]] = {}
+        waiting: list[float] = []
+        for row in rows:
+            by_target.setdefault(target_of(row), []).append(row)
+        for key, queue in by_target.items():
+            due = []
+            for row in queue:
+                if row.next_try_at > now:
+                    waiting.append(row.next_try_at)
+                    break  # the rows after it keep their place behind it
+                due.append(row)
+            worker = self._workers.get(key)
+            if due and (worker is None or worker.done()):
+                self._workers[key] = asyncio.create_task(self._drain(key, due), name=f"outbox-{key[0]}")
+        if len(rows) >= BATCH:
+            return 0.5
+        return 60.0 if not waiting else max(0.05, min(60.0, min(waiting) - now))
 
-        Rows for different targets (a channel, a seat's DMs) go out concurrently, up to PARALLEL at a time,
-        so one board picture being drawn does not hold up every other game's messages; rows for the same
-        target keep their order."""
-        while True:
-            async with self.db.read() as conn:
-                rows = await outbox_repo.pending(conn, self.clock(), limit=BATCH)
-                # Who holds each DM'd seat, in the same snapshot: one query for the batch, not one per DM.
-                self._holders = await games_repo.seat_holders(conn, {r.game_id for r in rows if r.target == "dm"})
-            if not rows:
-                break
-            self.sending = True
-            try:
-                by_target: dict[tuple[Any, ...], list[OutboxRow]] = {}
+    async def _drain(self, key: Key, rows: list[OutboxRow]) -> None:
+        try:
+            async with self._gate:
+                holders = await self._holders(rows)
                 for row in rows:
-                    key = ("dm", row.game_id, row.seat) if row.target == "dm" else ("channel", row.channel_id)
-                    by_target.setdefault(key, []).append(row)
-                gate = asyncio.Semaphore(PARALLEL)
-                done = await asyncio.gather(
-                    *(self._deliver_in_order(group, gate) for group in by_target.values()), return_exceptions=True
-                )
-                for outcome in done:  # all finished first: no send is left running behind a retry
-                    if isinstance(outcome, BaseException):
-                        raise outcome
-            finally:
-                self.sending = False
-                self._holders = {}
-        async with self.db.read() as conn:
-            retry = await outbox_repo.next_retry_at(conn)
-        return 60.0 if retry is None else max(0.05, min(60.0, retry - self.clock()))
+                    if not await self._deliver(row, holders):
+                        break  # it failed: what follows waits for it
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("outbox worker for %s failed", key[0])
+        finally:
+            self.kick()  # what was queued meanwhile, or behind a retry
 
-    async def _deliver_in_order(self, rows: list[OutboxRow], gate: asyncio.Semaphore) -> None:
-        async with gate:
-            for row in rows:
-                await self._deliver(row)
+    async def _holders(self, rows: list[OutboxRow]) -> dict[tuple[int, str], int | None]:
+        games = {r.game_id for r in rows if r.target == "dm"}
+        if not games:
+            return {}
+        async with self.db.reader() as conn:
+            return await games_repo.seat_holders(conn, games)
 
-    async def _deliver(self, row: OutboxRow) -> None:
+    async def _deliver(self, row: OutboxRow, holders: dict[tuple[int, str], int | None]) -> bool:
+        """True when the row is done with (sent, or settled otherwise); False when it waits for a retry."""
         try:
             if row.target == "channel":
                 await self._send_channel(row)
             elif row.target == "edit":
                 await self._edit(row)
+            elif row.target == "user":
+                await self._send_user(row)
             else:
-                await self._send_dm(row)
+                await self._send_dm(row, holders)
         except discord.Forbidden as exc:
-            if row.target == "dm":
-                await self._to_inbox(row, f"DM refused ({exc.code})")
-            else:
-                await self._failed(row, f"forbidden in channel ({exc.code})")
+            if row.target in ("dm", "user"):
+                if row.target == "dm":
+                    await self._to_inbox(row, holders, f"DM refused ({exc.code})")
+                else:
+                    await self._done(row, f"DM refused ({exc.code})")
+                return True
+            await self._blocked(row, f"forbidden in channel ({exc.code})", exc.code)
+            return False
         except discord.NotFound as exc:
             log.warning("outbox %s: target gone (%s); dropped", row.id, exc.code)
             await self._done(row, f"not found ({exc.code})")
+            if row.target in ("channel", "edit") and exc.code == UNKNOWN_CHANNEL:
+                await self._tell_host(row, "the channel was deleted")
+            return True
         except (TimeoutError, discord.HTTPException, OSError) as exc:
             if row.target == "dm" and row.attempts + 1 >= MAX_ATTEMPTS:
-                await self._to_inbox(row, f"DM failed: {exc}")
-            else:
-                await self._failed(row, repr(exc))
-        else:
-            await self._done(row, None)
+                await self._to_inbox(row, holders, f"DM failed: {exc}")
+                return True
+            return await self._failed(row, repr(exc))
+        await self._done(row, None)
+        if row.target == "channel":
+            await self._unblocked(row)
+        return True
+
+    # ---- sending ---------------------------------------------------------------------------------------
 
     async def _send_channel(self, row: OutboxRow) -> None:
         payload = row.payload
         channel = self.client.get_partial_messageable(row.channel_id or 0)
         users = [discord.Object(uid) for uid in payload.get("mention") or []]
         roles = [discord.Object(rid) for rid in payload.get("mention_roles") or []]
-        allowed = (
-            discord.AllowedMentions(everyone=False, roles=roles or False, users=users or False)
-            if users or roles
-            else None
-        )
         kwargs: dict[str, Any] = {
             "content": mentions(self.client, payload.get("content") or "") or None,
             "nonce": self.nonce(row.id),
         }
-        if allowed is not None:
-            kwargs["allowed_mentions"] = allowed
-        picture = payload.get("picture")
-        if picture is not None:
-            png = await asyncio.to_thread(self._draw, picture["kind"], picture["view"])
-            if png:
-                kwargs["file"] = discord.File(
-                    io.BytesIO(png), filename="board.png", description=picture.get("alt") or None
-                )
+        if users or roles:
+            kwargs["allowed_mentions"] = discord.AllowedMentions(
+                everyone=False, roles=roles or False, users=users or False
+            )
         if payload.get("buttons"):
             kwargs["view"] = buttons.view(payload["buttons"], row.game_id)
+        picture = payload.get("picture")
+        png = None
+        if picture is not None:
+            png = await asyncio.to_thread(self._draw, picture["kind"], picture["view"])
+        if png:
+            try:
+                file = discord.File(io.BytesIO(png), filename="board.png", description=picture.get("alt") or None)
+                await channel.send(file=file, **kwargs)
+                log.info("outbox %s: posted to channel %s (game %s)", row.id, row.channel_id, row.game_id)
+                return
+            except discord.Forbidden as exc:
+                if exc.code != MISSING_PERMISSIONS:
+                    raise
+                # Without Attach Files the text still goes: the board is in words too.
+                log.warning("outbox %s: no permission to attach the picture; posting the text", row.id)
+                if not kwargs.get("content"):
+                    kwargs["content"] = picture.get("alt") or "(board)"
         await channel.send(**kwargs)
         log.info("outbox %s: posted to channel %s (game %s)", row.id, row.channel_id, row.game_id)
 
@@ -192,10 +241,8 @@ class Delivery:
         payload = row.payload
         channel = self.client.get_partial_messageable(row.channel_id or 0)
         message = channel.get_partial_message(int(payload["message_id"]))
-        await message.edit(
-            content=mentions(self.client, payload.get("content") or ""),
-            view=buttons.view(payload.get("buttons") or [], row.game_id),
-        )
+        view = buttons.view(payload.get("buttons") or [], row.game_id)
+        await message.edit(content=mentions(self.client, payload.get("content") or ""), view=view)
         log.info("outbox %s: edited a message in channel %s (game %s)", row.id, row.channel_id, row.game_id)
 
     def _draw(self, kind: str, view: dict[str, Any]) -> bytes | None:
@@ -205,11 +252,7 @@ class Delivery:
             log.warning("board picture unavailable", exc_info=True)
             return None
 
-    async def _send_dm(self, row: OutboxRow) -> None:
-        user_id = await self._user_of(row)
-        if user_id is None:
-            await self._done(row, "seat has no player")
-            return
+    async def _dm(self, user_id: int, row: OutboxRow) -> None:
         channel_id = self._dm_channels.get(user_id)
         if channel_id is None:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
@@ -217,28 +260,39 @@ class Delivery:
             channel_id = dm.id
             self._dm_channels[user_id] = channel_id
         channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-        kwargs = {
-            "content": mentions(self.client, row.payload.get("content") or "") or None,
-            "nonce": self.nonce(row.id),
-        }
+        content = mentions(self.client, row.payload.get("content") or "") or None
+        kwargs: dict[str, Any] = {"content": content, "nonce": self.nonce(row.id)}
         if row.payload.get("buttons"):
             kwargs["view"] = buttons.view(row.payload["buttons"], row.game_id)
         await channel.send(**kwargs)
+
+    async def _send_dm(self, row: OutboxRow, holders: dict[tuple[int, str], int | None]) -> None:
+        user_id = await self._user_of(row, holders)
+        if user_id is None:
+            await self._done(row, "seat has no player")
+            return
+        await self._dm(user_id, row)
         # No seat at INFO: which seat gets a DM when can depend on what it holds (docs/reliability.md).
         log.info("outbox %s: DM sent (game %s)", row.id, row.game_id)
         log.debug("outbox %s: DM to seat %s", row.id, row.seat)
 
-    async def _user_of(self, row: OutboxRow) -> int | None:
+    async def _send_user(self, row: OutboxRow) -> None:
+        await self._dm(int(row.payload["user_id"]), row)
+        log.info("outbox %s: DM sent to a host (game %s)", row.id, row.game_id)
+
+    async def _user_of(self, row: OutboxRow, holders: dict[tuple[int, str], int | None]) -> int | None:
         """The seat's current holder, so a DM follows the seat after a replacement (None: nobody to DM)."""
         key = (row.game_id, row.seat or "")
-        if key in self._holders:
-            return self._holders[key]
+        if key in holders:
+            return holders[key]
         async with self.db.reader() as conn:
             found = await fetch_row(conn, "SELECT user_id FROM seats WHERE game_id = ? AND seat = ?", key)
         return None if found is None or found["user_id"] is None else int(found["user_id"])
 
-    async def _to_inbox(self, row: OutboxRow, why: str) -> None:
-        user_id = await self._user_of(row)
+    # ---- settling ----------------------------------------------------------------------------------------
+
+    async def _to_inbox(self, row: OutboxRow, holders: dict[tuple[int, str], int | None], why: str) -> None:
+        user_id = await self._user_of(row, holders)
         game = await self.db.fetchone("SELECT channel_id, kind FROM games WHERE id = ?", (row.game_id,))
         now = self.clock()
         async with self.db.transaction() as conn:
@@ -260,12 +314,50 @@ class Delivery:
         async with self.db.transaction() as conn:
             await outbox_repo.mark_delivered(conn, row.id, self.clock(), note)
 
-    async def _failed(self, row: OutboxRow, error: str) -> None:
+    async def _failed(self, row: OutboxRow, error: str) -> bool:
         if row.attempts + 1 >= MAX_ATTEMPTS * 4:
             log.warning("outbox %s: giving up after %s attempts: %s", row.id, row.attempts + 1, error)
             await self._done(row, f"gave up: {error}")
-            return
+            return True
         delay = min(600.0, 2.0 ** min(row.attempts + 1, 10))
         log.warning("outbox %s: send failed (%s); retry in %.0fs", row.id, error, delay)
         async with self.db.transaction() as conn:
             await outbox_repo.mark_failed(conn, row.id, error, self.clock() + delay)
+        return False
+
+    async def _blocked(self, row: OutboxRow, error: str, code: int) -> None:
+        """The channel refuses the bot: try again now and then (never give up: a host may fix it), and tell
+        the game's host once."""
+        log.warning("outbox %s: the channel refuses the bot (%s); retry in %.0fs", row.id, error, BLOCKED_RETRY)
+        async with self.db.transaction() as conn:
+            await outbox_repo.mark_failed(conn, row.id, error, self.clock() + BLOCKED_RETRY)
+        what = "access to the channel" if code == MISSING_ACCESS else "the permission to post there"
+        await self._tell_host(row, f"I lack {what} (View Channels, Send Messages)")
+
+    async def _tell_host(self, row: OutboxRow, why: str) -> None:
+        """One DM to the game's host about a channel that stopped working, until it works again."""
+        key = f"blocked:{row.game_id}:{row.channel_id}"
+        if await self.db.get_meta(key):
+            return
+        game = await self.db.fetchone("SELECT host_id, kind, channel_id FROM games WHERE id = ?", (row.game_id,))
+        if game is None:
+            return
+        text = (
+            f"I cannot post in <#{game['channel_id']}> for your game #{row.game_id}: {why}. "
+            f"Nothing is lost: the game goes on, /{game['kind']} board and /{game['kind']} history show what I could "
+            "not post, and I post it there once the channel works again."
+        )
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, str(self.clock())),
+            )
+            payload = {"content": text, "user_id": int(game["host_id"])}
+            await outbox_repo.queue_user(conn, row.game_id, payload, self.clock())
+        self.kick()
+
+    async def _unblocked(self, row: OutboxRow) -> None:
+        key = f"blocked:{row.game_id}:{row.channel_id}"
+        if await self.db.get_meta(key):
+            async with self.db.transaction() as conn:
+                await conn.execute("DELETE FROM meta WHERE key = ?", (key,))

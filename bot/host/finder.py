@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,8 @@ class Finder:
         self.db = db
         self.titles = titles  # game kind -> its title, for messages
         self.host_role = host_role
+        # Set by the bot: is this user a member of this server now? (None: not checked, e.g. in tests.)
+        self.membership: Callable[[int, int], Awaitable[bool]] | None = None
 
     async def game(self, caller: Caller, kind: str, game_opt: str | None = None) -> GameRow:
         async with self.db.reader() as conn:
@@ -105,13 +107,23 @@ class Finder:
 
     # ---- rights ------------------------------------------------------------------------------------------
 
-    def is_admin(self, game: GameRow, caller: Caller) -> bool:
-        """Manage Server in the game's server (now, from this interaction), or being the game's host."""
-        return caller.user_id == game.host_id or (caller.manage_guild and caller.guild_id == game.guild_id)
+    async def is_admin(self, game: GameRow, caller: Caller) -> bool:
+        """Manage Server in the game's server now (from this interaction), or being the game's host while
+        still a member of its server (a host kicked or banned loses the game)."""
+        if caller.manage_guild and caller.guild_id == game.guild_id:
+            return True
+        if caller.user_id != game.host_id:
+            return False
+        if caller.guild_id == game.guild_id:
+            return True  # the command came from the server itself: a member
+        return self.membership is None or await self.membership(game.guild_id, caller.user_id)
 
-    def require_admin(self, game: GameRow, caller: Caller) -> None:
-        if not self.is_admin(game, caller):
-            raise NotAllowed("Only the game's host or a member with Manage Server can use that command.")
+    async def require_admin(self, game: GameRow, caller: Caller) -> None:
+        if not await self.is_admin(game, caller):
+            raise NotAllowed(
+                "Only the game's host (still a member of its server) or a member with Manage Server "
+                "can use that command."
+            )
 
     def may_open(self, caller: Caller) -> bool:
         return caller.manage_guild or caller.has_role(self.host_role)

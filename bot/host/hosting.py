@@ -25,7 +25,7 @@ from ..storage.models import ENDED, LOBBY, RUNNING, GameRow
 from ..storage.sql import dumps
 from . import clocks
 from .context import Caller, Member
-from .errors import Refused, Stale, UserError
+from .errors import NotAllowed, Refused, Stale, UserError
 from .finder import Finder
 from .lobby import MAX_HOURS, edit_lobby, reload
 from .locks import Locks
@@ -67,7 +67,7 @@ class Hosting:
 
     async def _game(self, caller: Caller, kind: str, game_opt: str | None) -> GameRow:
         game = await self.finder.game(caller, kind, game_opt)
-        self.finder.require_admin(game, caller)
+        await self.finder.require_admin(game, caller)
         return game
 
     def _current(self, game: GameRow, caller: Caller, what: str, done: str = "changed") -> None:
@@ -293,9 +293,16 @@ class Hosting:
 
     async def export(self, caller: Caller, kind: str, game_opt: str | None = None) -> tuple[str, bytes]:
         game = await self.finder.game_or_last(caller, kind, game_opt)
-        self.finder.require_admin(game, caller)
+        await self.finder.require_admin(game, caller)
         if game.status == LOBBY:
             raise UserError("The game has not started; there is nothing to export yet.")
+        if game.status != ENDED and (await self.finder.roster(game.id)).seat_of(caller.user_id) is not None:
+            # The record holds every seat's secrets: a host who plays may not read the others' seats.
+            raise NotAllowed(
+                "You hold a seat in this game, and its record holds every other seat's secrets, so it is not "
+                "exported to you while the game runs. Export it once the game has ended (or ask a host who "
+                "does not play)."
+            )
         doc = self.presentations[kind].game.export(await self.record(game))
         return f"{kind}-game-{game.id}.json", json.dumps(doc, indent=2, sort_keys=True).encode()
 

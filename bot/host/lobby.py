@@ -167,7 +167,7 @@ class Lobby:
     ) -> tuple[Advance, Roster]:
         """Close the lobby and set the game up. `settings` overrides what the lobby was opened with."""
         game = await self._find(caller, kind, game_id, game_opt)
-        self.finder.require_admin(game, caller)
+        await self.finder.require_admin(game, caller)
         info = self.presentations[kind].game.info
         async with self.locks(game.id):
             async with self.db.transaction() as conn:
@@ -191,7 +191,7 @@ class Lobby:
     async def update_settings(self, caller: Caller, kind: str, changes: Mapping[str, Any]) -> GameRow:
         """Change the lobby's settings before the start (e.g. a seat's starting balance)."""
         game = await self.finder.game(caller, kind)
-        self.finder.require_admin(game, caller)
+        await self.finder.require_admin(game, caller)
         info = self.presentations[kind].game.info
         async with self.locks(game.id), self.db.transaction() as conn:
             game = await reload(conn, game.id)

@@ -110,7 +110,7 @@ class Reports:
         ctx = await self.play.peek(caller, kind, game_opt)
         game, roster = ctx.game, Roster(ctx.seats)
         seat = roster.seat_of(caller.user_id)
-        admin = self.finder.is_admin(game, caller)
+        admin = await self.finder.is_admin(game, caller)
         if seat is None and not admin:
             raise NotAllowed("You are not a player in this game.")
         clock = _clock_of(game, list(ctx.clocks))
@@ -146,6 +146,7 @@ class Reports:
                 " ORDER BY ended_at DESC, id DESC",
                 (caller.guild_id, kind, ENDED),
             )
+            visible = visible or caller.can_see  # never a game of a channel the caller cannot see
             ids = [r["id"] for r in found if visible is None or visible(r["channel_id"])]
             pages = max(1, -(-len(ids) // PER_PAGE))
             page = min(max(page, 1), pages)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+import discord
+
 from ..storage.models import SeatRow
 
 _MENTION = re.compile(r"^<@!?(\d+)>$")
@@ -40,10 +42,17 @@ class Roster:
         return None if p is None else p.user_id
 
     def name_of(self, seat: str | None) -> str:
-        """The seat's name as shown: unique in the game (a repeated name gets its user name or number)."""
+        """The seat's name as shown: unique in the game (a repeated name gets its user name or number), with
+        markdown and mentions escaped, so a name can neither format a message nor ping anyone."""
         if seat is None:
             return "no player"
-        return self._names.get(seat, seat)
+        return discord.utils.escape_mentions(discord.utils.escape_markdown(self._names.get(seat, seat)))
+
+    def ref_of(self, seat: str) -> str:
+        """How a choice names the seat (an autocomplete value, a menu option): its holder's mention, never
+        a name two members could share; a computer player by its seat id."""
+        p = self._by_seat.get(seat)
+        return seat if p is None or p.user_id is None else f"<@{p.user_id}>"
 
     def user_name_of(self, seat: str) -> str:
         p = self._by_seat.get(seat)

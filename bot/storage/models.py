@@ -157,11 +157,13 @@ class OutboxRow:
     seat: str | None
     payload: dict[str, Any]
     attempts: int
+    next_try_at: float = 0.0
 
     @staticmethod
     def from_row(r: Row) -> OutboxRow:
         return OutboxRow(
-            r["id"], r["game_id"], r["target"], r["channel_id"], r["seat"], loads(r["payload_json"]), r["attempts"]
+            r["id"], r["game_id"], r["target"], r["channel_id"], r["seat"], loads(r["payload_json"]), r["attempts"],
+            r["next_try_at"],
         )
 
 

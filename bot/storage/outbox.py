@@ -33,6 +33,21 @@ async def queue_edit(conn: Any, game_id: int, channel_id: int, payload: dict[str
     )
 
 
+async def queue_user(conn: Any, game_id: int, payload: dict[str, Any], now: float) -> int:
+    """A DM to a user who need not hold a seat (the game's host): `payload["user_id"]`."""
+    return await insert(
+        conn,
+        "INSERT INTO outbox(game_id, target, payload_json, created_at) VALUES (?, 'user', ?, ?)",
+        (game_id, dumps(payload), now),
+    )
+
+
+async def undelivered(conn: Any, limit: int = 500) -> list[OutboxRow]:
+    """Every row not delivered yet, oldest first, due or not (a target's rows keep their order)."""
+    found = await rows(conn, "SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?", (limit,))
+    return [OutboxRow.from_row(r) for r in found]
+
+
 async def pending(conn: Any, now: float, limit: int = 50) -> list[OutboxRow]:
     found = await rows(
         conn, "SELECT * FROM outbox WHERE delivered_at IS NULL AND next_try_at <= ? ORDER BY id LIMIT ?", (now, limit)

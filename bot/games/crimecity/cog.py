@@ -234,7 +234,7 @@ class CrimeCityCog(
                 actions = legal_actions(state, seat)
             out = []
             for action in actions:
-                value = format_action(action, roster.name_of)
+                value = format_action(action, roster.ref_of)  # a choice carries ids, not names
                 name = describe_action(state, seat, action, roster.name_of)
                 if matches(current, value, name) and len(value) <= 100:
                     out.append(app_commands.Choice(name=name[:100], value=value))
@@ -339,6 +339,15 @@ class CrimeCityCog(
                 file = discord.File(io.BytesIO(png), filename="board.png", description=board_alt(view))
         # Ephemeral unless asked: a channel full of boards nobody asked for is noise on game night.
         posted = bool(public and interaction.guild_id)
+        caller = caller_of(interaction)
+        if posted and caller.can_post is False:
+            posted = False
+            text = "You may not post in this channel, so the board is for your eyes only.\n" + text
+        elif posted:
+            wait = self.host.limits.public_post(user=caller.user_id, channel=caller.channel_id or 0)
+            if wait is not None:
+                posted = False
+                text = f"Boards were posted here a moment ago; try again in {wait:g} s. For your eyes only:\n" + text
         found = await self.host.finder.game_or_last(caller_of(interaction), KIND, game)
         view = host_buttons((STATUS, SUBMIT), found.id) if posted and found.status == "running" else None
         await answer(interaction, text, ephemeral=not posted, file=file, view=view)

@@ -133,7 +133,7 @@ def _pool(state: Any, roster: Roster, seat: str, picks: list[str]) -> tuple[list
     pool = legal_actions(game, seat) if not parsed else legal_seconds(game, seat, parsed[0])
     options = []
     for action in pool:
-        value = format_action(action, roster.name_of)
+        value = format_action(action, roster.ref_of)  # a choice carries ids, not names
         if len(value) <= MAX_VALUE:
             label = clip(describe_action(game, seat, action, roster.name_of), MAX_VALUE)
             options.append((action.kind, PanelOption(label, value)))

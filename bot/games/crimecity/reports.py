@@ -245,7 +245,7 @@ async def choose_ec(host: Host, caller: Caller, target: Member, game_opt: str | 
             "Your vote is recorded, but the deciders disagree: the choice must be unanimous "
             "(rule R88). Change your vote with /crimecity ec, or the host decides."
         )
-    if host.finder.is_admin(game, caller):
+    if await host.finder.is_admin(game, caller):
         await host.hosting.move(caller, KIND, {"host": "ec", "player": choice}, game_opt)
         return f"As host you decided: {roster.name_of(choice)} is the EC."
     from ...host import NotAllowed
@@ -255,7 +255,7 @@ async def choose_ec(host: Host, caller: Caller, target: Member, game_opt: str | 
 
 async def set_garnets(host: Host, caller: Caller, player: Member, amount: int, game_opt: str | None) -> str:
     game = await host.finder.game(caller, KIND, game_opt)
-    host.finder.require_admin(game, caller)
+    await host.finder.require_admin(game, caller)
     roster = await host.finder.roster(game.id)
     seat = roster.seat_of(player.user_id)
     if seat is None:
@@ -275,7 +275,7 @@ async def set_garnets(host: Host, caller: Caller, player: Member, amount: int, g
 
 async def set_placements(host: Host, caller: Caller, order: str, game_opt: str | None) -> str:
     game = await host.finder.game(caller, KIND, game_opt)
-    host.finder.require_admin(game, caller)
+    await host.finder.require_admin(game, caller)
     roster = await host.finder.roster(game.id)
     if game.status != "lobby" and (game.pending is None or game.pending.decision != DRAFT):
         raise UserError("Placements can only be set before the draft resolves.")

@@ -106,7 +106,15 @@ async def test_public_posts_and_dms_per_round_do_not_depend_on_roles(table: Tabl
     first = await play_two_rounds(t, CAST)
     t.chan = t.guild.add_text_channel("crime-city-2")  # the same five, a second game, roles permuted
     second = await play_two_rounds(t, PERMUTED)
-    assert first == second, "\n".join(f"{a} | {b}" for a, b in zip(first, second, strict=False))
+    # Each target (the channel, each player's DMs) gets the same messages in the same order; how the
+    # targets interleave is the senders' timing (each target has its own), not the roles.
+    def by_target(seq: list[tuple[str, str]]) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for where, tag in seq:
+            out.setdefault(where, []).append(tag)
+        return out
+
+    assert by_target(first) == by_target(second), f"{by_target(first)} | {by_target(second)}"
     per_round = [x for x in first if x[1] == "Round 1"]
     # one board post and exactly one DM per player for the round, whatever happened to whom
     assert sorted(w for w, _ in per_round if w.startswith("dm:")) == sorted(f"dm:{n}" for n in NAMES if n != "dev")

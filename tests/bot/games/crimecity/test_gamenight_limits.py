@@ -99,19 +99,21 @@ async def test_odd_names_stay_inside_limits_and_ping_nobody(odd_table: Table) ->
         t.players["cara"], t.chan, "crimecity act", focused="second", first="converse policeman"
     )
     by_player = [c["value"] for c in choices if c["value"].startswith("ability player")]
-    assert "ability player @everyone" in by_player, by_player
+    andy = f"<@{t.players['andy'].id}>"  # a choice carries the member's id, whatever their name
+    assert f"ability player {andy}" in by_player, by_player
+    assert any("@\u200beveryone" in c["name"] for c in choices), "the name is shown, escaped"
     assert all(len(c["name"]) <= 100 and len(c["value"]) <= 100 for c in choices)
     panel = await t.cmd(t.players["cara"], "panel")
     panel = await fd.select(t.players["cara"], panel, panel.custom_ids()[0], ["ability"])
-    assert "ability player @everyone" in {o["value"] for c in panel.all_components() for o in c.get("options", [])}
+    assert f"ability player {andy}" in {o["value"] for c in panel.all_components() for o in c.get("options", [])}
     for n in NAMES:
         first, second = WE1[n]
         if n == "cara":
-            second = "ability player @everyone"
+            second = "ability player @everyone"  # typed as shown: a name still finds its seat
         reply = await t.cmd(t.players[n], "act", first=first, second=second)
         assert "actions recorded" in reply.text(), reply.text()
     await t.idle()
-    assert "@everyone controls The Detective" in t.dm_texts(t.players["cara"])[-1]
+    assert "@\u200beveryone controls The Detective" in t.dm_texts(t.players["cara"])[-1]
     for n in NAMES:
         first, second = WE3[n]
         await t.cmd(t.players[n], "act", first=first, **({"second": second} if second else {}))
@@ -125,7 +127,7 @@ async def test_odd_names_stay_inside_limits_and_ping_nobody(odd_table: Table) ->
     for n in NAMES:
         await t.cmd(t.players[n], "ec", player=t.players["andy"])
     await t.idle()
-    assert "the EC is @everyone" in t.posts()[-1]
+    assert "the EC is @\u200beveryone" in t.posts()[-1]
     await t.cmd(t.host, "admin export")
     await t.cmd(t.players["eve"], "history")
     await t.cmd(t.players["eve"], "help")
@@ -136,7 +138,8 @@ async def test_odd_names_stay_inside_limits_and_ping_nobody(odd_table: Table) ->
     members = {m.id for m in t.players.values()} | {t.host.id}
     mine = [m for m in fd.world.messages.values() if m.author.id == fd.bot.id]
     assert len(mine) > 60
-    assert any("@everyone" in m.text() for m in mine) and any("@here" in m.text() for m in mine)
+    assert any("@\u200beveryone" in m.text() for m in mine) and any("@\u200bhere" in m.text() for m in mine)
+    assert not any("@everyone" in m.text() for m in mine), "a name never pings: it is escaped"
     for message in mine:
         check_limits(message)
         check_mentions(message, members)
