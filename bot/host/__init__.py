@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..storage.db import Database
 from ..storage.models import ENDED, LOBBY, RUNNING, GameRow, HostOptions, SeatRow
@@ -43,6 +44,8 @@ from .play import Play, Played, Turn
 from .presenting import DM, HISTORY, STATUS, SUBMIT, Message, Post, Presentation, Reminder, Reply, StepView
 from .reports import Board, History, Reports, Status
 from .roster import Roster
+from .seasons import Outcome as SeasonOutcome
+from .seasons import Season, Seasons, Standing
 from .stepper import Advance, States, Stepper
 
 
@@ -76,6 +79,18 @@ class Host:
         self.panels = Panels(db, clock=clock, reopen="Open a new one.")
         self.due = Due(db, self.stepper, self.play, self.locks, **common)
         self.limits = Limits()
+        self.seasons = Seasons(db, self.finder, clock=clock)
+        self.stepper.on_end = self._ended
+        self.lobby.seasons = self.seasons
+
+    async def _ended(self, conn: Any, game: GameRow, roster: Roster, view: StepView) -> None:
+        """A game's end, inside its last transaction: its match in its season (once)."""
+        if game.season_id is None:
+            return
+        outcome_of = getattr(self.presentations[game.kind], "season_outcome", None)
+        outcome = None if outcome_of is None else outcome_of(view)
+        if outcome is not None:
+            await self.seasons.record_game(conn, game, roster, outcome)
 
     def _committed(self) -> None:
         self.outbox_changed()
@@ -129,6 +144,10 @@ __all__ = [
     "Reply",
     "Reports",
     "Roster",
+    "Season",
+    "SeasonOutcome",
+    "Seasons",
+    "Standing",
     "START",
     "STATUS",
     "SUBMIT",

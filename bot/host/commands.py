@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -42,6 +43,7 @@ async def answer(
     *,
     ephemeral: bool = True,
     file: discord.File | None = None,
+    files: Sequence[discord.File] = (),
     mention: list[int] | None = None,
     view: discord.ui.View | None = None,
 ) -> None:
@@ -57,6 +59,8 @@ async def answer(
         kwargs["embed"] = discord.Embed(description=clip(text, 4096), colour=EMBED_COLOUR)
     if file is not None:
         kwargs["file"] = file
+    if files:
+        kwargs["files"] = list(files)
     if view is not None:
         kwargs["view"] = view
     if mention:

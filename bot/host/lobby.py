@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..storage import games as games_repo
 from ..storage.db import Database
 from ..storage.models import LOBBY, GameRow, HostOptions
-from .context import Caller
+from .context import Caller, Member
 from .errors import NotAllowed, UserError
 from .finder import Finder
 from .locks import Locks
@@ -42,6 +42,7 @@ class Lobby:
         self.presentations = presentations
         self.clock = clock
         self.committed = committed
+        self.seasons: Any = None  # set by the host: a season game's roster, balances and placements
 
     async def open(
         self,
@@ -52,6 +53,78 @@ class Lobby:
         *,
         season_id: int | None = None,
     ) -> GameRow:
+        resolved = self._opening(caller, kind, settings, options)
+        try:
+            async with self.db.transaction() as conn:
+                game = await self._create(conn, caller, kind, resolved, options, season_id)
+        except sqlite3.IntegrityError as exc:
+            raise UserError("This channel already has a game that has not ended.") from exc
+        log.info("game %s (%s) opened in channel %s", game.id, kind, caller.channel_id)
+        return game
+
+    async def open_started(
+        self,
+        caller: Caller,
+        kind: str,
+        settings: Mapping[str, Any],
+        options: HostOptions,
+        members: Sequence[Member],
+        *,
+        season_id: int | None = None,
+    ) -> tuple[Advance, Roster]:
+        """A game with its seats taken (in order) and set up at once, in one transaction: a game brought in
+        from a file. Whatever is refused (the channel, a member, the setup), nothing is created."""
+        info = self.presentations[kind].game.info
+        resolved = self._opening(caller, kind, settings, options)
+        if not info.min_players <= len(members) <= info.max_players:
+            raise UserError(f"{info.title} needs {players_text(info)}, not {len(members)}.")
+        if len({m.user_id for m in members}) != len(members):
+            raise UserError("Each member can hold only one seat.")
+        try:
+            async with self.db.transaction() as conn:
+                game = await self._create(conn, caller, kind, resolved, options, season_id)
+                for member in members:
+                    if season_id is not None and not await self.seasons.is_member(season_id, member.user_id):
+                        raise NotAllowed(f"{member.display_name} is not on the season's roster.")
+                    await games_repo.add_seat(
+                        conn,
+                        game.id,
+                        user_id=member.user_id,
+                        user_name=member.user_name,
+                        display_name=member.display_name,
+                        now=self.clock(),
+                    )
+                roster = Roster(await games_repo.seats(conn, game.id))
+                try:
+                    advance = await self.stepper.start(conn, game, roster, resolved)
+                except ValueError as exc:
+                    raise UserError(f"{info.title}: {exc}.") from None
+        except sqlite3.IntegrityError as exc:
+            raise UserError("This channel already has a game that has not ended.") from exc
+        self.committed()
+        log.info("game %s (%s) opened and started in channel %s", game.id, kind, caller.channel_id)
+        return advance, roster
+
+    async def _create(
+        self, conn: Any, caller: Caller, kind: str, settings: dict[str, Any], options: HostOptions, season: int | None
+    ) -> GameRow:
+        game_id = await games_repo.create_game(
+            conn,
+            kind=kind,
+            guild_id=caller.guild_id or 0,
+            channel_id=caller.channel_id or 0,
+            host_id=caller.user_id,
+            settings=settings,
+            options=options,
+            now=self.clock(),
+            season_id=season,
+        )
+        game = await games_repo.get_game(conn, game_id)
+        assert game is not None
+        return game
+
+    def _opening(self, caller: Caller, kind: str, settings: Mapping[str, Any], options: HostOptions) -> dict[str, Any]:
+        """The checks before a game opens (where, who, the bot's permissions); its resolved settings."""
         info = self.presentations[kind].game.info
         if not caller.in_guild:
             raise UserError("Open a game in a server text channel, not in a DM.")
@@ -70,28 +143,9 @@ class Lobby:
                 )
         check_options(options)
         try:
-            resolved = info.settings_from(dict(settings))
+            return info.settings_from(dict(settings))
         except ValueError as exc:
             raise UserError(f"{info.title}: {exc}.") from None
-        try:
-            async with self.db.transaction() as conn:
-                game_id = await games_repo.create_game(
-                    conn,
-                    kind=kind,
-                    guild_id=caller.guild_id or 0,
-                    channel_id=caller.channel_id or 0,
-                    host_id=caller.user_id,
-                    settings=resolved,
-                    options=options,
-                    now=self.clock(),
-                    season_id=season_id,
-                )
-                game = await games_repo.get_game(conn, game_id)
-        except sqlite3.IntegrityError as exc:
-            raise UserError("This channel already has a game that has not ended.") from exc
-        assert game is not None
-        log.info("game %s (%s) opened in channel %s", game.id, kind, caller.channel_id)
-        return game
 
     async def _find(self, caller: Caller, kind: str, game_id: int | None, game_opt: str | None = None) -> GameRow:
         if game_id is None:
@@ -125,6 +179,9 @@ class Lobby:
             roster = Roster(await games_repo.seats(conn, game.id))
             if roster.seat_of(caller.user_id) is not None:
                 raise UserError("You are already in this game.")
+            if game.season_id is not None and self.seasons is not None:
+                if not await self.seasons.is_member(game.season_id, caller.user_id):
+                    raise NotAllowed("This game is a match of the server's season: only its roster may join.")
             if len(roster) >= info.max_players:
                 raise UserError(f"The lobby is full: {info.title} takes {players_text(info)}.")
             await games_repo.add_seat(
@@ -178,6 +235,8 @@ class Lobby:
                 if not info.min_players <= len(roster) <= info.max_players:
                     raise UserError(f"{info.title} needs {players_text(info)}; the lobby has {len(roster)}.")
                 merged = {**game.settings, **(settings or {})}
+                if game.season_id is not None and game.options.season_start and self.seasons is not None:
+                    merged = {**merged, **await self._season_settings(game, roster, merged)}
                 try:
                     resolved = info.settings_from(merged)
                 except ValueError as exc:
@@ -187,6 +246,19 @@ class Lobby:
             self.committed()
         log.info("game %s: started", game.id)
         return advance, roster
+
+    async def _season_settings(self, game: GameRow, roster: Roster, settings: dict[str, Any]) -> dict[str, Any]:
+        """What the season brings to a match's setup: each seat's balance and the previous placement, as
+        the game's presentation names them."""
+        hook = getattr(self.presentations[game.kind], "season_settings", None)
+        if hook is None:
+            return {}
+        assert game.season_id is not None
+        balances = await self.seasons.balances(game.season_id)
+        seats = {roster.user_of(s): s for s in roster.seats}
+        by_seat = {seat: balances.get(user, 0) for user, seat in seats.items() if user is not None}
+        placements = [seats[u] for u in await self.seasons.last_placements(game.season_id) if u in seats]
+        return dict(hook(by_seat, placements, settings))
 
     async def update_settings(self, caller: Caller, kind: str, changes: Mapping[str, Any]) -> GameRow:
         """Change the lobby's settings before the start (e.g. a seat's starting balance)."""

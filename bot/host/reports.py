@@ -140,22 +140,38 @@ class Reports:
         if not caller.in_guild:
             raise UserError(f"Use /{kind} history in a server channel: it lists that server's games.")
         async with self.db.read() as conn:
-            found = await rows(
-                conn,
-                "SELECT id, channel_id FROM games WHERE guild_id = ? AND kind = ? AND status = ?"
-                " ORDER BY ended_at DESC, id DESC",
-                (caller.guild_id, kind, ENDED),
-            )
-            visible = visible or caller.can_see  # never a game of a channel the caller cannot see
-            ids = [r["id"] for r in found if visible is None or visible(r["channel_id"])]
+            ids = await self._ended_ids(conn, caller, kind, visible)
             pages = max(1, -(-len(ids) // PER_PAGE))
             page = min(max(page, 1), pages)
-            games: list[tuple[GameRow, Roster]] = []
-            for game_id in ids[(page - 1) * PER_PAGE : page * PER_PAGE]:
-                game = await games_repo.get_game(conn, game_id)
-                if game is not None:
-                    games.append((game, Roster(await games_repo.seats(conn, game_id))))
+            games = await self._games(conn, ids[(page - 1) * PER_PAGE : page * PER_PAGE])
         return History(games, page, pages, len(ids))
+
+    async def ended(self, caller: Caller, kind: str, *, limit: int = 2000) -> list[tuple[GameRow, Roster]]:
+        """The server's ended games of this kind that the caller may see, newest first (for statistics)."""
+        if not caller.in_guild:
+            raise UserError(f"Use /{kind} stats in a server channel: it counts that server's games.")
+        async with self.db.read() as conn:
+            return await self._games(conn, (await self._ended_ids(conn, caller, kind, None))[:limit])
+
+    async def _ended_ids(
+        self, conn: Any, caller: Caller, kind: str, visible: Callable[[int], bool] | None
+    ) -> list[int]:
+        found = await rows(
+            conn,
+            "SELECT id, channel_id FROM games WHERE guild_id = ? AND kind = ? AND status = ?"
+            " ORDER BY ended_at DESC, id DESC",
+            (caller.guild_id, kind, ENDED),
+        )
+        visible = visible or caller.can_see  # never a game of a channel the caller cannot see
+        return [r["id"] for r in found if visible is None or visible(r["channel_id"])]
+
+    async def _games(self, conn: Any, ids: list[int]) -> list[tuple[GameRow, Roster]]:
+        games: list[tuple[GameRow, Roster]] = []
+        for game_id in ids:
+            game = await games_repo.get_game(conn, game_id)
+            if game is not None:
+                games.append((game, Roster(await games_repo.seats(conn, game_id))))
+        return games
 
     async def clock_of(self, game: GameRow) -> Clock:
         """The open decision's running clock (or, while paused, the time it will have)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,6 +92,8 @@ class Stepper:
         self.clock = clock
         # When a decision opens that awaits a computer player: seconds until it moves (None: never).
         self.computer_delay = computer_delay
+        # Set by the host: what a game's end writes beside it, in the same transaction (its season's match).
+        self.on_end: Callable[[Any, GameRow, Roster, StepView], Awaitable[None]] | None = None
 
     def rules_of(self, game: GameRow) -> Game:
         return self.presentations[game.kind].game
@@ -218,6 +220,8 @@ class Stepper:
         )
         await self.queue(conn, after, self.presentations[game.kind].step_messages(view), now)
         if after.status == ENDED:
+            if self.on_end is not None:
+                await self.on_end(conn, after, roster, view)
             await timers_repo.clear_timers(conn, game.id)
             await panels_repo.forget_panels(conn, game.id)
             await subs_repo.forget(conn, game.id)

@@ -23,6 +23,7 @@ class HostOptions:
     reminder_hours: float = 1.0  # DM who owes a decision this long before its deadline; 0 = never
     wait_for_deadline: bool = False  # collected decisions wait for the deadline even when all are in
     reveal: bool = True  # the presentation may show every seat once the game ends
+    season_start: bool = True  # in a season: each seat starts from its season values (unless set for the game)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -30,6 +31,7 @@ class HostOptions:
             "reminder_hours": self.reminder_hours,
             "wait_for_deadline": self.wait_for_deadline,
             "reveal": self.reveal,
+            "season_start": self.season_start,
         }
 
     @staticmethod
@@ -40,6 +42,7 @@ class HostOptions:
             reminder_hours=float(doc.get("reminder_hours", 1.0)),
             wait_for_deadline=bool(doc.get("wait_for_deadline", False)),
             reveal=bool(doc.get("reveal", True)),
+            season_start=bool(doc.get("season_start", True)),
         )
 
 
@@ -162,7 +165,13 @@ class OutboxRow:
     @staticmethod
     def from_row(r: Row) -> OutboxRow:
         return OutboxRow(
-            r["id"], r["game_id"], r["target"], r["channel_id"], r["seat"], loads(r["payload_json"]), r["attempts"],
+            r["id"],
+            r["game_id"],
+            r["target"],
+            r["channel_id"],
+            r["seat"],
+            loads(r["payload_json"]),
+            r["attempts"],
             r["next_try_at"],
         )
 

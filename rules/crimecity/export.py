@@ -4,7 +4,8 @@ Host changes before the draft resolves are the file's `garnets` and `placements`
 set during the rounds has no field of its own (and folding it into the starting balances would change
 the balances announced before it), so then the file starts from the state just after the last such
 change (`seats` plus a `start` block) and lists the rounds from there; the generic move log keeps the
-rest. Either way the export is checked by replaying it before it is returned.
+rest. A game brought in from a file (`import`) exports as that file with the bot's rounds appended. Either way
+the export is checked by replaying it before it is returned.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..contract import JSON, Record, RecordedChance
+from .handover import players_of, rename_doc
 from .replay import export_replay, run_replay, start_block
 from .state import GameState
 
@@ -55,7 +57,15 @@ def export_record(game: CrimeCity, record: Record) -> dict[str, JSON]:
                     assert state.game is not None
                     cut = (len(rounds), state.game)
     names = dict(record.names)
-    if draft_moves is None:  # the draft never resolved: the file can only hold who was going to play
+    imported = record.settings.get("import") or None
+    if imported and cut is None:  # the file it came from, with the bot's rounds after its own
+        base = rename_doc(imported, dict(zip(players_of(imported), record.seats, strict=True)))
+        tail = export_replay(list(record.seats), rounds_total=state.rounds_total, garnets={}, rounds=rounds)
+        doc = rename_doc({**base, "rounds": list(base.get("rounds") or []) + tail["rounds"]}, names)
+        if not _replays_to(doc, expected, names, skip=len(base.get("rounds") or [])):
+            raise AssertionError("the export does not replay to the announced rounds")
+        return doc
+    if draft_moves is None and not imported:  # the draft never resolved: the file can only hold who was going to play
         return export_replay(
             list(record.seats),
             rounds_total=state.rounds_total,
@@ -66,6 +76,7 @@ def export_record(game: CrimeCity, record: Record) -> dict[str, JSON]:
             name_of=names,
         )
     if cut is None:
+        assert draft_moves is not None
         doc = export_replay(
             list(record.seats),
             rounds_total=state.rounds_total,
@@ -114,14 +125,17 @@ def _announced(game: GameState) -> dict[str, Any]:
     }
 
 
-def _replays_to(doc: dict[str, Any], expected: list[dict[str, Any]], names: Mapping[str, str]) -> bool:
+def _replays_to(
+    doc: dict[str, Any], expected: list[dict[str, Any]], names: Mapping[str, str], *, skip: int = 0
+) -> bool:
+    """Whether the file replays to what the bot announced (its first `skip` rounds came from elsewhere)."""
     try:
         out = run_replay(doc)
     except Exception:
         return False
-    if len(out["rounds"]) != len(expected):
+    if len(out["rounds"]) != skip + len(expected):
         return False
-    for got, want in zip(out["rounds"], expected, strict=True):
+    for got, want in zip(out["rounds"][skip:], expected, strict=True):
         got_board = {k: v for k, v in got["board"].items() if v}
         if got_board != want["board"] or got["dead"] != want["dead"] or got["friendship"] != want["friendship"]:
             return False

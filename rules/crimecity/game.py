@@ -64,6 +64,7 @@ INFO = GameInfo(
         Setting("garnets", "int", 0, "Starting garnets for each player", minimum=0, maximum=MAX_GARNETS),
         Setting("balances", "map", {}, "Starting garnets of particular seats (a season's balances)"),
         Setting("placements", "list", [], "The previous main match's order, best first (the draft's tie-break)"),
+        Setting("import", "map", {}, "A replay file to continue from its last round (seats in the file's order)"),
     ),
     summary="A hidden-role game for 5 players: secret characters and roles, private submissions every round.",
 )
@@ -96,6 +97,8 @@ class CrimeCity:
         if len(players) != PLAYERS or len(set(players)) != PLAYERS:
             raise ValueError(f"Crime City needs exactly {PLAYERS} distinct seats (rule R1)")
         given = self.info.settings_from(settings)
+        if given["import"]:
+            return _imported(players, given["import"])
         balances = given["balances"]
         garnets = {p: int(balances.get(p, given["garnets"])) for p in players}
         for p, g in garnets.items():
@@ -499,6 +502,31 @@ def _game_over_data(state: Match) -> dict[str, JSON]:
 
 def _seats_json(game: GameState) -> dict[str, JSON]:
     return {p: {"character": s.character.value, "role": s.role.value} for p, s in game.seats.items()}
+
+
+def _imported(players: tuple[str, ...], doc: Mapping[str, JSON]) -> Outcome:
+    """A game brought in from a replay file: the round after the file's last, seats in the file's order."""
+    from .handover import handover
+
+    try:
+        h = handover(doc, players)
+    except FormatError as err:
+        raise ValueError(f"import: {err}") from None
+    game = h.state
+    match = Match(ROUND, players, game.rounds_total, h.garnets, h.placements, draft=h.draft, game=game)
+    events = [Event.public("imported", {"view": public_view(game), "rounds_played": h.rounds_played})]
+    for seat in players:
+        s = game.seats[seat]
+        data = {
+            "character": s.character.value,
+            "role": s.role.value,
+            "goal": ROLE_GOALS[s.role],
+            "garnets": game.garnets[seat],
+            "learned": h.learned[seat],
+            "completed": game.completed.get(seat),
+        }
+        events.append(Event.to(seat, "seat", data))
+    return Outcome(match, tuple(events))
 
 
 def _empty_results(state: Match) -> dict[str, JSON]:

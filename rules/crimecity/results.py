@@ -80,3 +80,29 @@ def final_results(state: GameState, ended_after_round: int | None = None) -> Res
     if ended_after_round is None:
         ended_after_round = state.round
     return Results(ended_after_round, groups, awards, final, tol, ec, pending)
+
+
+def placement(results: dict[str, Any], seats: list[str]) -> list[str]:
+    """The match's final placement, best first (what the next match's draft breaks ties by, R7, Q29).
+
+    Completion order first: the earlier a player completed, the better; players who completed in the same
+    round are ordered by their final garnet balance (more first), then by seat order. Then those who did
+    not complete, by final balance, then seat order; the EC is last. `seats` is the seat order.
+
+    >>> r = {"completion_order": [["p3"], ["p1", "p2"]], "final_garnets": {"p1": 5, "p2": 9, "p3": 1, "p4": 7, "p5": 7},
+    ...      "ec": "p4"}
+    >>> placement(r, ["p1", "p2", "p3", "p4", "p5"])
+    ['p3', 'p2', 'p1', 'p5', 'p4']
+    """
+    final = results.get("final_garnets") or {}
+    order = {s: i for i, s in enumerate(seats)}
+
+    def key(seat: str) -> tuple[int, int]:
+        return (-int(final.get(seat, 0)), order.get(seat, len(order)))
+
+    out: list[str] = []
+    for group in results.get("completion_order") or []:
+        out += sorted(group, key=key)
+    ec = results.get("ec")
+    rest = sorted((s for s in seats if s not in out and s != ec), key=key)
+    return out + rest + ([ec] if ec in seats and ec not in out else [])

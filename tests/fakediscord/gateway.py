@@ -315,7 +315,8 @@ class Gateway:
         members = [
             render.member(m)
             for m in guild.members.values()
-            if (not wanted or m.id in wanted) and m.name.lower().startswith(query)
+            if (not wanted or m.id in wanted)
+            and (m.name.lower().startswith(query) or (m.nick or "").lower().startswith(query))
         ]
         chunk = {"guild_id": str(guild.id), "members": members, "chunk_index": 0, "chunk_count": 1, "not_found": []}
         if d.get("nonce"):

@@ -4,18 +4,24 @@
 
 It points discord.py at the fake (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY), removes the two
 waits the fake's `fast` mode removes, and runs `bot.__main__.serve` (the code `python -m bot` runs,
-SIGTERM handling included). Tests and bench/crash_kill.py SIGKILL or SIGTERM this process.
+SIGTERM handling included). Tests and bench/crash_kill.py SIGKILL or SIGTERM this process; with
+CRIMECITY_TEST_KILL_AT_END=inside|after it kills itself when a game's end is recorded in its season.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import signal
 import sys
+from typing import Any
 
 import discord.gateway
 import discord.http
 import yarl
+
+KILL_AT_END = "CRIMECITY_TEST_KILL_AT_END"
 
 
 def main(argv: list[str]) -> int:
@@ -33,8 +39,34 @@ def main(argv: list[str]) -> int:
         return None
 
     client._hooks["before_identify"] = no_wait
+    kill_at_end(client, os.environ.get(KILL_AT_END, ""))
     asyncio.run(serve(client, token))
     return 0
+
+
+def kill_at_end(client: Any, where: str) -> None:
+    """SIGKILL this process when a season's match is recorded: `inside` its transaction (before the
+    commit) or `after` the commit (before anything is sent)."""
+    if where not in ("inside", "after"):
+        return
+    seasons, recorded = client.host.seasons, []
+    record_game = seasons.record_game
+    kick = client.host.outbox_changed
+
+    async def record(*args: Any, **kwargs: Any) -> bool:
+        done = await record_game(*args, **kwargs)
+        if where == "inside":
+            os.kill(os.getpid(), signal.SIGKILL)
+        recorded.append(done)
+        return done
+
+    def changed() -> None:
+        if recorded:
+            os.kill(os.getpid(), signal.SIGKILL)
+        kick()
+
+    seasons.record_game = record
+    client.host.outbox_changed = changed
 
 
 if __name__ == "__main__":

@@ -80,6 +80,7 @@ class CrashWorld:
         self.game_start: dict[int, tuple[int, dict[str, int]]] = {}  # game id -> (channel index, dm indexes)
         self.checked_games: set[int] = set()
         self.unacked: dict[tuple[tuple[int, Any], str], Any] = {}
+        self.env: dict[str, str] = {}  # extra environment for the bot process (e.g. where to kill itself)
 
     # ---- the process -------------------------------------------------------------------------
 
@@ -87,7 +88,7 @@ class CrashWorld:
         before = self.fd.gateway.identifies
         args = [str(self.db_path), f"{self.fd.base_url}/api/v10", self.fd.gateway.url, self.fd.token]
         log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the child
-        env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+        env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1", **self.env)
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tests.support.crash_runner", *args, cwd=ROOT, stdout=log, stderr=log, env=env
         )

@@ -30,7 +30,9 @@ from ...host import (
     SUBMIT,
     HostOptions,
     Member,
+    NotAllowed,
     Roster,
+    UserError,
     answer,
     caller_of,
     game_choices,
@@ -38,9 +40,11 @@ from ...host import (
     matches,
     timestamp,
 )
-from . import reports, rules_pages
+from . import importing, reports, rules_pages
+from . import stats as server_stats
 from .moves import buy_friendship, submit_actions, submit_draft, submit_guess
 from .panel import panel_view
+from .season_cog import SeasonCommands, season_choices
 from .texts import char_title, role_title
 
 if TYPE_CHECKING:
@@ -61,9 +65,11 @@ HELP = """\
 - `/crimecity status` — your seat, what you learned, your submission, cooldowns, deadline
 - `/crimecity panel` — pick your actions from menus (only legal ones), then Submit
 - `/crimecity board` — the public board · `/crimecity rules` — the rules in short pages
-- `/crimecity history` — this server's finished games
+- `/crimecity history` — this server's finished games · `/crimecity stats [player]` — counted per member
 - `/crimecity ec player` — choose the EC when the results ask you to
-**Hosting**: `/crimecity admin resolve|deadline|reminder|pause|resume|end|replace|garnets|placements|export`
+**Hosting**: `/crimecity admin resolve|deadline|reminder|pause|resume|end|replace|garnets|placements|export|import`
+**Seasons**: `/crimecity season new|join|add|remove|end|garnets|record|eliminate|tol|standings|history|export`; \
+open a season's match with `/crimecity new season:`
 Action notation: `move vertical secretary`, `converse store_clerk`, `ability detective`, \
 `ability player Alice`, `ability policeman bank` (Governor), `friend banker`."""
 
@@ -84,6 +90,12 @@ class CrimeCityCog(
         self.host = host
         self.presentation = presentation
         super().__init__()
+        group = self.app_command
+        assert group is not None
+        SeasonCommands(host, group)  # `/crimecity season ...` (a group adds itself to its parent)
+
+    async def _seasons(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await season_choices(self.host, interaction, current)
 
     async def _games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await game_choices(self.host, interaction.client, KIND, interaction, current)
@@ -94,25 +106,38 @@ class CrimeCityCog(
     @app_commands.describe(
         rounds="How many rounds at most (1-6)",
         deadline_hours="Hours for each phase (draft, each round)",
-        garnets="Starting garnets for each player",
+        garnets="Starting garnets for each player (in a season: instead of their season balances)",
         wait_for_deadline="Wait for the deadline even when all five have submitted",
         reminder_hours="DM players who have not submitted this many hours before each deadline (0: never)",
         ping="A role to ping once, so its members know a game is open",
+        season="A season of this server: the game is one of its matches",
     )
     async def new(
         self,
         interaction: discord.Interaction,
         rounds: app_commands.Range[int, 1, 6] = 6,
         deadline_hours: app_commands.Range[float, 0.0, 1440.0] = 24.0,
-        garnets: app_commands.Range[int, 0, None] = 0,
+        garnets: app_commands.Range[int, 0, None] | None = None,
         wait_for_deadline: bool = False,
         reminder_hours: app_commands.Range[float, 0.0, 1440.0] = 1.0,
         ping: discord.Role | None = None,
+        season: str | None = None,
     ) -> None:
+        caller = caller_of(interaction)
+        season_id = None
+        if season is not None:
+            found = await self.host.seasons.pick(caller, KIND, season)
+            if found.status != "open":
+                raise UserError(f"Season {found.name} has ended: open its matches in an open season.")
+            season_id = found.id
         options = HostOptions(
-            deadline_hours=deadline_hours, reminder_hours=reminder_hours, wait_for_deadline=wait_for_deadline
+            deadline_hours=deadline_hours,
+            reminder_hours=reminder_hours,
+            wait_for_deadline=wait_for_deadline,
+            season_start=garnets is None,
         )
-        game = await self.host.lobby.open(caller_of(interaction), KIND, {"rounds": rounds, "garnets": garnets}, options)
+        settings = {"rounds": rounds, "garnets": garnets or 0}
+        game = await self.host.lobby.open(caller, KIND, settings, options, season_id=season_id)
         text = self.presentation.lobby_text(game, Roster([]))
         kwargs: dict[str, Any] = {"view": host_buttons((JOIN, LEAVE, START), game.id)}
         if ping is not None:  # once, in the first post: later edits of the lobby do not ping again
@@ -121,6 +146,8 @@ class CrimeCityCog(
         await interaction.response.send_message(text, **kwargs)
         posted = await interaction.original_response()
         await self.host.lobby.set_lobby_post(game.id, posted.id)
+
+    new.autocomplete("season")(_seasons)
 
     @app_commands.command(name="join", description="Join the lobby in this channel.")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -360,6 +387,15 @@ class CrimeCityCog(
         embed = await reports.history_embed(self.host, interaction, page)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
+    @app_commands.command(name="stats", description="This server's finished games, counted per member.")
+    @app_commands.describe(player="One member (leave empty for everyone)")
+    async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        played, lines = server_stats.count(await self.host.reports.ended(caller_of(interaction), KIND))
+        if player is None:
+            await answer(interaction, server_stats.summary_text(played, lines))
+        else:
+            await answer(interaction, server_stats.player_text(player.display_name, lines.get(player.id)))
+
     @app_commands.command(name="rules", description="The rules of Crime City, in short pages.")
     @app_commands.describe(topic="A topic (leave empty for the list)")
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
@@ -471,6 +507,55 @@ class CrimeCityCog(
         name, data = await self.host.hosting.export(caller_of(interaction), KIND, game)
         file = discord.File(io.BytesIO(data), filename=name)
         await answer(interaction, "The game's record (replay.md format). It holds every secret.", file=file)
+
+    @admin.command(name="import", description="Continue a game run by hand here, from its replay file (host).")
+    @app_commands.describe(
+        file="The game's replay file (replay.md; a mid-game start is fine)",
+        players="Map file names to members where names differ: `eve=@Eve, cara=@Cara`",
+        deadline_hours="Hours for each round from now on",
+        reminder_hours="DM players who have not submitted this many hours before each deadline (0: never)",
+        wait_for_deadline="Wait for the deadline even when all five have submitted",
+        season="A season of this server: the game is one of its matches",
+    )
+    async def admin_import(
+        self,
+        interaction: discord.Interaction,
+        file: discord.Attachment,
+        players: str | None = None,
+        deadline_hours: app_commands.Range[float, 0.0, 1440.0] = 24.0,
+        reminder_hours: app_commands.Range[float, 0.0, 1440.0] = 1.0,
+        wait_for_deadline: bool = False,
+        season: str | None = None,
+    ) -> None:
+        caller = caller_of(interaction)
+        if interaction.guild is None:
+            raise UserError("Import a game in a server text channel, not in a DM.")
+        if not self.host.finder.may_open(caller):
+            raise NotAllowed("Importing a game needs the Manage Server permission (or the host role).")
+        doc = await importing.read_file(file)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        names = [str(p) for p in doc["players"]]
+        members = await importing.members_for(interaction.guild, names, importing.parse_mapping(players))
+        season_id = None
+        if season is not None:
+            season_id = (await self.host.seasons.pick(caller, KIND, season)).id
+        options = HostOptions(
+            deadline_hours=deadline_hours,
+            reminder_hours=reminder_hours,
+            wait_for_deadline=wait_for_deadline,
+            season_start=False,
+        )
+        settings = {"import": doc, "rounds": int(doc.get("rounds_total", 6))}
+        advance, roster = await self.host.lobby.open_started(
+            caller, KIND, settings, options, members, season_id=season_id
+        )
+        pairs = ", ".join(f"{n} → {roster.name_of(s)}" for n, s in zip(names, roster.seats, strict=True))
+        rnd = advance.state.game.round
+        await answer(
+            interaction,
+            f"Game #{advance.game.id} continues here from round {rnd}. Seats: {pairs}. "
+            "Each player was sent their seat and what they had learned by DM.",
+        )
 
     for _command in (
         admin_resolve,

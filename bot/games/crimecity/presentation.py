@@ -80,6 +80,8 @@ class CrimeCityPresentation:
         out: list[Message] = []
         if "draft_resolved" in kinds:
             out += self._draft_resolved(view)
+        if "imported" in kinds:
+            out += self._imported(view)
         if "board" in kinds:
             out += self._round_resolved(view)
         if "results" in kinds:
@@ -115,6 +117,34 @@ class CrimeCityPresentation:
             )
             out.append(DM(seat, "\n".join(lines), buttons=(STATUS, SUBMIT)))
         del roster
+        return out
+
+    def _imported(self, view: StepView) -> list[Message]:
+        """A game brought in from a file: the board as the file left it, each seat's secrets by DM."""
+        game, roster = view.game, view.roster
+        data = next(e.data for e in view.events if e.kind == "imported")
+        public, played = data["view"], data["rounds_played"]
+        heading = (
+            f"**Crime City — Round {public['round']}**: this game continues here from a file "
+            f"({played} round{'s' if played != 1 else ''} played before)"
+        )
+        content = texts.board_text(public, heading=heading, submitted=[], footer=open_footer(game, view.deadline_at))
+        out: list[Message] = [Post(content, picture=public, alt=texts.board_alt(public), buttons=(STATUS, SUBMIT))]
+        for event in view.events:
+            if event.kind != "seat" or event.is_public:
+                continue
+            seat, s = event.audience[0], event.data
+            lines = [
+                f"**Crime City** (<#{game.channel_id}>): your game continues on the bot from round {public['round']}."
+            ]
+            lines.append(texts.seat_text(s["character"], s["role"], s["goal"], s["garnets"]))
+            if s.get("completed"):
+                lines.append(f"Your goal is complete (round {s['completed']}).")
+            lines.extend(learned_lines([event], roster))
+            lines.append(
+                f"Round {public['round']} is open: submit with /crimecity act (here or in the game's channel)."
+            )
+            out.append(DM(seat, "\n".join(lines), buttons=(STATUS, SUBMIT)))
         return out
 
     def _round_resolved(self, view: StepView) -> list[Message]:
@@ -195,6 +225,43 @@ class CrimeCityPresentation:
             lines.append("**Crime City**: the host ended the game before the first round.")
         return [Post("\n".join(lines))] if lines else []
 
+    # ---- seasons -----------------------------------------------------------------------------------------
+
+    def season_settings(
+        self, balances: dict[str, int], placements: list[str], settings: dict[str, Any]
+    ) -> dict[str, Any]:
+        """A season's match starts from each player's season balance and the previous match's placement
+        (the draft's tie-break), unless the host set them for this game."""
+        out: dict[str, Any] = {"balances": {**balances, **(settings.get("balances") or {})}}
+        if not settings.get("placements"):
+            out["placements"] = placements
+        return out
+
+    def season_outcome(self, view: StepView) -> Any:
+        """What a finished match brings to its season: its placement, ToLs, the EC, and its changes to
+        each balance (R95: start − bid − 3 × purchases + award; a host's changes too), so that a season
+        balance after the match is its final balance."""
+        from ...host import SeasonOutcome
+        from .seasons import ledger_changes, placement_of
+
+        results = view.results
+        if not results or not results.get("draft_resolved", True):
+            return None  # ended before its draft resolved: no match was played
+        order = placement_of(results, view.roster.seats)
+        marks: dict[str, dict[str, int]] = {s: {"tol": 1} for s in results.get("tol") or []}
+        if results.get("ec"):
+            marks.setdefault(results["ec"], {})["ec"] = 1
+        summary = {
+            "game": view.game.id,
+            "ended_after_round": results.get("ended_after_round"),
+            "completion_order": [[view.roster.user_of(s) for s in g] for g in results.get("completion_order") or []],
+            "tol": [view.roster.user_of(s) for s in results.get("tol") or []],
+            "ec": view.roster.user_of(results["ec"]) if results.get("ec") else None,
+        }
+        detail = view.game.options.reveal
+        changes = ledger_changes(view.game.settings, view.state, results, view.roster.seats, detail=detail)
+        return SeasonOutcome(order, changes, marks, summary)
+
     # ---- the lobby and the host's buttons ---------------------------------------------------------------
 
     def lobby_text(self, game: GameRow, roster: Roster) -> str:
@@ -204,14 +271,19 @@ class CrimeCityPresentation:
             f"reminders {options.reminder_hours:g} h before each deadline" if options.reminder_hours else "no reminders"
         )
         names = [roster.name_of(s) for s in roster.seats]
+        if game.season_id is not None and options.season_start:
+            purse = "each player starts with their season balance"
+        else:
+            purse = f"{settings.get('garnets', 0)} starting garnets"
         lines = [
             f"**Crime City** — a new game (#{game.id}) is open in this channel, hosted by <@{game.host_id}>.",
-            f"{settings.get('rounds', 6)} rounds at most, {options.deadline_hours:g} h per phase, "
-            f"{settings.get('garnets', 0)} starting garnets"
+            f"{settings.get('rounds', 6)} rounds at most, {options.deadline_hours:g} h per phase, {purse}"
             + (", waiting for every deadline" if options.wait_for_deadline else "")
             + f", {remind}.",
             f"Players ({len(names)}/5): " + (", ".join(names) if names else "nobody yet"),
         ]
+        if game.season_id is not None:
+            lines.append("A match of this server's season: only its roster may join.")
         if game.status == "lobby":
             lines.append("Join with the button or /crimecity join (5 players exactly); the host starts with Start.")
         elif game.status == "running":
@@ -285,14 +357,21 @@ class CrimeCityPresentation:
         if view is not None and "seat" in view:
             own = view["seat"]
             lines.append(texts.seat_text(own["character"], own["role"], own["goal"], view.get("garnets")))
-            for event in learned:
-                if event.kind in PRIVATE_KINDS:
-                    lines.append(
-                        f"Round {event.data['round']}: {texts.private_result_text(event.data, roster.name_of)}"
-                    )
+            lines.extend(learned_lines(learned, roster))
         elif game.pending is not None and game.pending.decision == DRAFT:
             lines.append("The draft is open: submit with /crimecity draft.")
         return "\n".join(lines)
+
+
+def learned_lines(events: Sequence[Any], roster: Roster) -> list[str]:
+    """A seat's private results, oldest first: its events, and those a file it was imported from held."""
+    entries: list[dict[str, Any]] = []
+    for event in events:
+        if event.kind == "seat":
+            entries.extend(event.data.get("learned") or ())
+        elif event.kind in PRIVATE_KINDS:
+            entries.append(dict(event.data))
+    return [f"Round {e['round']}: {texts.private_result_text(e, roster.name_of)}" for e in entries]
 
 
 def round_of(pending: Any) -> int:

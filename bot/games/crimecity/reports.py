@@ -13,7 +13,7 @@ from rules.crimecity.validate import BUY_COST
 
 from ...host import EMBED_COLOUR, Board, Caller, Member, Refused, Status, Turn, UserError, clip, timestamp
 from . import texts
-from .presentation import PRIVATE_KINDS, round_of
+from .presentation import learned_lines, round_of
 
 if TYPE_CHECKING:
     from ...host import GameRow, Host, Roster
@@ -107,11 +107,11 @@ async def status_text(host: Host, caller: Caller, game_opt: str | None) -> str:
             lines.append("Characters: " + ", ".join(texts.char_title(c) for c in draft["characters"]))
     if "seat" in view:
         lines.extend(_seat_lines(view, roster, status.mine, game))
-    learned = [e for e in status.learned if e.kind in PRIVATE_KINDS]
+    learned = learned_lines(status.learned, roster)
     if learned:
         lines.append("")
         lines.append("__What you have learned__")
-        lines.extend(f"Round {e.data['round']}: {texts.private_result_text(e.data, roster.name_of)}" for e in learned)
+        lines.extend(learned)
     inbox, shown = _inbox_lines(status.inbox, budget=STATUS_LIMIT - len("\n".join(lines)))
     lines.extend(inbox)
     await host.reports.inbox_read(game.id, seat, shown)

@@ -20,7 +20,10 @@ WRITERS = {
 LOCKERS = {"locks", "_turn"}
 # (module, function, writer) allowed without the lock, and why.
 ALLOWED = {
-    ("host/lobby.py", "open", "games_repo.create_game"): "the new game's id is not known to anyone before it commits",
+    ("host/lobby.py", "_create", "games_repo.create_game"): "the new game's id is unknown to all before it commits",
+    # a game opened, seated and set up in one transaction (an import): nobody else knows it before it commits
+    ("host/lobby.py", "open_started", "games_repo.add_seat"): "the game is created in the same transaction",
+    ("host/lobby.py", "open_started", "stepper.start"): "the game is created in the same transaction",
 }
 # Modules whose functions take the caller's connection and run inside the caller's locked transaction.
 INSIDE = ("storage", "stepper.py", "migrations")
