@@ -1,0 +1,132 @@
+"""Driving Organized Crime through the bot as members would: a rules action (picked by the tests, e.g.
+with `rules.organizedcrime.policy`) played as the matching `/organizedcrime` command, or as clicks on
+the member's panel. The rules' view is read only to choose what to play, never to check what was seen.
+"""
+
+from __future__ import annotations
+
+import json
+from random import Random
+from typing import Any
+
+from bot.games.organizedcrime.names import Names
+from bot.games.organizedcrime.notation import describe, write
+from bot.games.organizedcrime.panel import BUTTONS
+from rules.contract import NoChance
+from rules.organizedcrime.engine import Engine
+from rules.organizedcrime.game import GAME
+from rules.organizedcrime.policy import random_action
+from tests.support.octable import oc, seats, state_of
+from tests.support.table import Table
+
+BUTTON_OF = {json.dumps(a, sort_keys=True): part for part, (_l, a, _s) in BUTTONS.items()}
+
+
+async def names_of(t: Table, state: Any) -> Names:
+    """The names the bot shows (display names are unique at the test table)."""
+    game = await t.bot.db.fetchone("SELECT id FROM games ORDER BY id DESC LIMIT 1")
+    found = await t.bot.db.fetchall("SELECT seat, display_name FROM seats WHERE game_id = ?", (game["id"],))
+    shown = {r["seat"]: r["display_name"] for r in found}
+    return Names(GAME.view(state, None), lambda s: shown.get(s, s))
+
+
+def command_for(action: dict[str, Any], names: Names, members: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The slash command (and options) that plays `action`."""
+    a = action
+    act = a["act"]
+    piece = names.piece
+    if act == "base":
+        return "base", {"home": str(a["base"])}
+    if act == "buy_hitmen":
+        return "buy hitmen", {"count": a["count"]}
+    if act == "buy_power":
+        return "buy power", {}
+    if act in ("buy_official", "cash"):
+        return ("buy official" if act == "buy_official" else "cash"), {"card": a["card"]}
+    if act == "declare":
+        opts: dict[str, Any] = {"piece": piece(a["piece"]), "direction": a["dir"]}
+        if a.get("attack"):
+            opts["attack"] = members[a["attack"]]
+        return "declare", opts
+    if act == "move":
+        return "move", {"piece": piece(a["piece"]), "share": a["share"]}
+    if act in ("step", "rub", "hit", "stop"):
+        return "path", {"item": write(a, names)}
+    if act == "acquire":
+        return "acquire", {"piece": piece(a["piece"])}
+    if act == "meeting":
+        return "meeting call", {"piece": piece(a["piece"]), "target": a["target"]}
+    if act == "give":
+        what = {"card": a["card"]} if "card" in a else {"money": a["money"]}
+        return "meeting give", {"player": members[a["to"]], **what}
+    if act == "call_vote":
+        return "meeting callvote", {}
+    if act in ("place", "adjourn"):
+        return f"meeting {act}", {}
+    if act == "vote":
+        return "vote", {"side": a["side"], **({"votes": a["votes"]} if "votes" in a else {})}
+    if act == "remove":
+        return "remove", {"pieces": " ".join(piece(p) for p in a["pieces"])}
+    if act in ("penalty", "no_penalty"):
+        return "penalty", {"call": act == "penalty"}
+    return act.replace("_", " "), {}
+
+
+async def by_command(t: Table, seat: str, action: dict[str, Any], state: Any, *, dm: bool = False) -> Any:
+    members = await seats(t)
+    command, options = command_for(action, await names_of(t, state), members)
+    return await oc(t, members[seat], command, dm=dm, **options)
+
+
+def _select(message: Any, part: str) -> dict[str, Any] | None:
+    return next((c for c in message.all_components() if c.get("custom_id", "").endswith(f":{part}")), None)
+
+
+async def _choose(t: Table, who: Any, panel: Any, part: str, wanted: str) -> Any:
+    """Select the option labelled `wanted` in the panel's `part` select, paging as needed."""
+    for _ in range(40):
+        select = _select(panel, part)
+        if select is not None:
+            for option in select["options"]:
+                if option["label"] == wanted[:100]:
+                    return await t.fd.select(who, panel, select["custom_id"], [option["value"]])
+        nxt = _select(panel, "next")
+        if nxt is None or nxt.get("disabled"):
+            break
+        panel = await t.fd.click(who, panel, nxt["custom_id"])
+    raise AssertionError(f"{wanted!r} is not offered in the panel: {panel.text()}")
+
+
+async def by_panel(t: Table, seat: str, action: dict[str, Any], state: Any, *, panel: Any = None) -> Any:
+    """Play `action` with clicks on the seat's panel (a fresh one unless given); returns the panel after."""
+    members = await seats(t)
+    who = members[seat]
+    names = await names_of(t, state)
+    if panel is None:
+        panel = await oc(t, who, "panel")
+    part = BUTTON_OF.get(json.dumps(action, sort_keys=True))
+    if part is not None:
+        button = _select(panel, part)
+        assert button is not None, (part, panel.text())
+        return await t.fd.click(who, panel, button["custom_id"])
+    public = GAME.view(state, None)
+    if action["act"] == "declare":
+        boss = " (Boss)" if action["piece"].endswith(":0") else ""
+        pl = public["players"][seat]
+        from bot.games.organizedcrime.names import space
+
+        where = space(pl["pieces"][action["piece"]])
+        panel = await _choose(t, who, panel, "main", f"Declare {names.piece(action['piece'])}{boss} on {where}…")
+        return await _choose(t, who, panel, "second", describe(action, names))
+    label = describe(action, names) if action["act"] == "buy_hitmen" else describe(action, names, public, ids=False)
+    return await _choose(t, who, panel, "main", label)
+
+
+def pick(state: Any, seat: str, rng: Random) -> dict[str, Any] | None:
+    return random_action(Engine(GAME.content, state, NoChance()), seat, rng)
+
+
+async def awaited(t: Table) -> tuple[Any, str | None]:
+    state = await state_of(t)
+    pending = GAME.pending(state)
+    return state, (pending.awaited[0] if pending is not None and pending.awaited else None)
