@@ -130,3 +130,63 @@ async def awaited(t: Table) -> tuple[Any, str | None]:
     state = await state_of(t)
     pending = GAME.pending(state)
     return state, (pending.awaited[0] if pending is not None and pending.awaited else None)
+
+
+SOCIAL = {  # weights that make meetings happen: acquire, ask the Commission, vote, place
+    "acquire": 50, "meeting": 40, "place": 50, "call_vote": 30, "adjourn": 10, "income": 20, "move": 30,
+    "step": 3, "rub": 2, "hit": 1, "stop": 3, "roll": 20, "declare": 10, "pass": 4, "buy_hitmen": 1,
+    "buy_official": 5, "cash": 5, "vote": 1, "base": 1, "remove": 1, "penalty": 2, "no_penalty": 1, "give": 0.2,
+}
+
+
+def pick_social(state: Any, seat: str, rng: Random) -> dict[str, Any] | None:
+    """Legal play that seeks acquisitions and meetings (attacks rarely), for the meeting paths."""
+    from rules.organizedcrime.legal import legal_actions
+
+    acts = legal_actions(Engine(GAME.content, state, NoChance()), seat)
+    if not acts:
+        return None
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for a in acts:
+        if a["act"] == "declare" and a.get("attack") and rng.random() < 0.95:
+            continue
+        groups.setdefault(a["act"], []).append(a)
+    names = sorted(groups)
+    chosen = rng.choices(names, [SOCIAL.get(n, 1.0) for n in names])[0]
+    return rng.choice(groups[chosen])
+
+
+async def play_out(
+    t: Table,
+    rng: Random,
+    *,
+    panel_share: float = 0.4,
+    watch: Any = None,
+    limit: int = 2000,
+    picker: Any = pick,
+    until: Any = None,
+) -> tuple[int, int]:
+    """Play legal moves for whoever is awaited until the game ends (or `until(state)` holds): each by
+    panel clicks with probability `panel_share`, else by its slash command. Returns (commands, clicks)."""
+    commands = clicks = 0
+    for _ in range(limit):
+        state, seat = await awaited(t)
+        if seat is None or (until is not None and until(state)):
+            break
+        action = picker(state, seat, rng)
+        assert action is not None, (seat, GAME.pending(state))
+        reply = None
+        if rng.random() < panel_share:
+            try:
+                reply = await by_panel(t, seat, action, state)
+                clicks += 1
+            except AssertionError:
+                reply = None  # not offered in the panel (e.g. an odd money gift): play it by command
+        if reply is None:
+            reply = await by_command(t, seat, action, state)
+            commands += 1
+        text = reply.text()
+        assert not any(w in text for w in ("Not allowed", "Could not read", "Sorry")), (action, text)
+        if watch is not None:
+            await watch.scan(await state_of(t))
+    return commands, clicks

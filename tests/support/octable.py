@@ -41,3 +41,12 @@ async def open_game(t: Table, names: list[str], **options: Any) -> None:
         await oc(t, t.players[name], "join")
     await oc(t, t.host, "start")
     await t.idle()
+
+
+def fixed_chance(monkeypatch: Any, seed: str) -> None:
+    """The host's secret seed fixed, so a test's dice and shuffles are the same on every run."""
+    import types
+
+    import bot.host.stepper as stepper
+
+    monkeypatch.setattr(stepper, "secrets", types.SimpleNamespace(token_hex=lambda n=16: seed))

@@ -237,6 +237,15 @@ def public_lines(events: Iterable[Event], names: Names) -> list[str]:
     return out
 
 
+def shuffles_line(events: list[Event]) -> str | None:
+    """The opening shuffles of every deck in one line (a reshuffle later keeps its own line)."""
+    found = [e for e in events if e.kind == "shuffled"]
+    if len(found) < 2:
+        return None
+    return "The decks are shuffled: " + ", ".join(f"{n.deck_name(e.data['deck'])} {e.data['cards']}"
+                                                 for e in found) + " cards face down."
+
+
 def results_text(result: dict[str, Any], names: Names) -> str:
     """The standing of R127 (or the last survivor), eliminations with turn and cause."""
     reason = {"last_survivor": "the last Boss standing", "round_cap": "the round cap (house rule)",

@@ -17,7 +17,7 @@ from rules.organizedcrime.game import GAME
 from ...host import DM, HISTORY, STATUS, SUBMIT, GameRow, Member, Message, Post, Reminder, Roster, StepView
 from . import names as n
 from .board import alt_text, board_text
-from .events import private_line, public_line, results_text, turn_heading
+from .events import private_line, public_line, results_text, shuffles_line, turn_heading
 from .names import Names
 from .prompts import deadline_words, title, what_to_do
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 TITLE = "Organized Crime"
 LIMIT = 1900  # a post's content, with room to spare under Discord's 2,000
 PICTURED = {"move_ended", "turn_ended", "turn_began", "game_over"}
+CONTINUED = ("turn", "path", "bargain", "session")  # what a player's own action leads to within his turn
 
 
 def chunks(lines: Sequence[str], limit: int = LIMIT) -> list[str]:
@@ -88,8 +89,11 @@ class OrganizedCrimePresentation:
         lines: list[str] = []
         if view.host_action:
             lines.append("*(the host applied this)*")
+        opening = shuffles_line(list(view.events)) if view.before is None else None
+        if opening:
+            lines.append(opening)
         for e in view.events:
-            if not e.is_public:
+            if not e.is_public or (opening and e.kind == "shuffled"):
                 continue
             if e.kind == "turn_began":
                 d = e.data
@@ -129,17 +133,22 @@ class OrganizedCrimePresentation:
             posts.append(Post(last[:2000], picture=public, alt=alt_text(public, names), mention=tuple(mentions),
                               buttons=buttons))
         else:
-            posts.append(Post(last, mention=tuple(mentions), buttons=buttons))
+            posts.append(Post(last, mention=tuple(mentions), buttons=buttons if prompted else ()))
         return posts + self._dms(view, public, names, prompted)
 
     def prompted(self, view: StepView) -> list[str]:
-        """Seats the decision open now newly waits for (not a seat that just acted and is still awaited)."""
+        """Seats the decision open now newly waits for. Not prompted: the player who just acted and goes on
+        in the same turn (his own move, his own acquisition meeting): his answer already says what next."""
         pending = view.pending
         if pending is None or not (view.opened or view.before is None):
             return []
         actors = {a.by for a in view.actions if a.by is not None}
-        before = set(view.before.awaited) if view.before is not None else set()
-        return [s for s in pending.awaited if not (s in actors and s in before)]
+        before = view.before
+        same_turn = before is not None and any(
+            c.id.startswith("turn:") and c.id in {b.id for b in before.clocks} for c in pending.clocks
+        )
+        going_on = same_turn and pending.decision in CONTINUED
+        return [s for s in pending.awaited if not (going_on and s in actors and before and s in before.awaited)]
 
     def _dms(self, view: StepView, public: dict[str, Any], names: Names, prompted: list[str]) -> list[Message]:
         game = view.game
