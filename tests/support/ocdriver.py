@@ -19,6 +19,7 @@ from rules.organizedcrime.policy import random_action
 from tests.support.octable import oc, seats, state_of
 from tests.support.table import Table
 
+COMPLETED = 0  # autocomplete checks made (all tests of the session)
 BUTTON_OF = {json.dumps(a, sort_keys=True): part for part, (_l, a, _s) in BUTTONS.items()}
 
 
@@ -165,16 +166,21 @@ async def play_out(
     limit: int = 2000,
     picker: Any = pick,
     until: Any = None,
+    autocomplete: float = 0.0,
 ) -> tuple[int, int]:
     """Play legal moves for whoever is awaited until the game ends (or `until(state)` holds): each by
     panel clicks with probability `panel_share`, else by its slash command. Returns (commands, clicks)."""
     commands = clicks = 0
+    global COMPLETED
+    side = Random(99)  # for the autocomplete checks: the game's own draws stay as they were
     for _ in range(limit):
         state, seat = await awaited(t)
         if seat is None or (until is not None and until(state)):
             break
         action = picker(state, seat, rng)
         assert action is not None, (seat, GAME.pending(state))
+        if autocomplete and side.random() < autocomplete:
+            COMPLETED += await check_autocomplete(t, seat, action, state, watch)
         reply = None
         if rng.random() < panel_share:
             try:
@@ -190,3 +196,50 @@ async def play_out(
         if watch is not None:
             await watch.scan(await state_of(t))
     return commands, clicks
+
+
+def focus_of(action: dict[str, Any], names: Names) -> tuple[str, str, dict[str, Any], str] | None:
+    """(command, focused option, the other options typed before it, the value the action needs there)."""
+    a = action
+    act = a["act"]
+    if act == "base":
+        return "base", "home", {}, str(a["base"])
+    if act in ("cash", "buy_official"):
+        return ("cash" if act == "cash" else "buy official"), "card", {}, a["card"]
+    if act == "declare":
+        return "declare", "piece", {}, names.piece(a["piece"])
+    if act == "move":
+        return "move", "share", {"piece": names.piece(a["piece"])}, str(a["share"])
+    if act in ("step", "rub", "hit", "stop"):
+        return "path", "item", {}, write(a, names)
+    if act == "acquire":
+        return "acquire", "piece", {}, names.piece(a["piece"])
+    if act == "meeting":
+        return "meeting call", "target", {"piece": names.piece(a["piece"])}, a["target"]
+    if act == "give" and "card" in a:
+        return "meeting give", "card", {}, a["card"]
+    if act == "vote" and a["side"] != "abstain":
+        return "vote", "votes", {"side": a["side"]}, str(a["votes"])
+    if act == "remove":
+        return "remove", "pieces", {}, " ".join(names.piece(p) for p in a["pieces"])
+    return None
+
+
+async def check_autocomplete(t: Table, seat: str, action: dict[str, Any], state: Any, watch: Any = None) -> bool:
+    """The option's autocomplete offers the value the (legal) action needs, and the other players are
+    offered nothing for the awaited player's decision. Returns whether the action had such an option."""
+    names = await names_of(t, state)
+    found = focus_of(action, names)
+    if found is None:
+        return False
+    command, focused, typed, value = found
+    members = await seats(t)
+    fd = t.fd
+    choices = await fd.autocomplete(members[seat], t.chan, f"organizedcrime {command}", focused=focused,
+                                    **typed, **{focused: value if len(value) < 4 else value[:4]})
+    if watch is not None:
+        watch.scan_choices(state, seat, choices)
+    assert len(choices) <= 25 and all(len(c["name"]) <= 100 and len(str(c["value"])) <= 100 for c in choices)
+    if len(choices) < 25:
+        assert value in [str(c["value"]) for c in choices], (command, focused, value, choices)
+    return True

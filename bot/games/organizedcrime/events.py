@@ -256,7 +256,8 @@ def results_text(result: dict[str, Any], names: Names) -> str:
     if standing:
         lines.append("Standing (votes, money, income):")
         for i, r in enumerate(standing, 1):
-            lines.append(f"{i}. {names.player(r['player'])} — {r['votes']} votes, {n.money(r['money'])}, "
+            votes = f"{r['votes']} vote{'s' if r['votes'] != 1 else ''}"
+            lines.append(f"{i}. {names.player(r['player'])} — {votes}, {n.money(r['money'])}, "
                          f"income {n.money(r['income'])}")
     for r in result.get("eliminated") or []:
         by = f" by {names.player(r['by'])}" if r.get("by") else ""

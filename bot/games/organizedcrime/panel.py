@@ -225,7 +225,7 @@ async def click(host: Host, caller: Caller, game_id: int, nonce: str, part: str,
     note = ""
     if action is not None:
         played = await play(host, who, ctx, [action], str(game_id))
-        note = "✅ " + receipt(ctx, played)
+        note = "✅ " + receipt(ctx, played, what_next=False)
         data = {"page": 0, "pick": None}
         ctx = await context(host, who, str(game_id))
         if ctx.turn.game.step != panel.row.step:

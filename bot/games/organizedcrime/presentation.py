@@ -137,18 +137,27 @@ class OrganizedCrimePresentation:
         return posts + self._dms(view, public, names, prompted)
 
     def prompted(self, view: StepView) -> list[str]:
-        """Seats the decision open now newly waits for. Not prompted: the player who just acted and goes on
-        in the same turn (his own move, his own acquisition meeting): his answer already says what next."""
-        pending = view.pending
-        if pending is None or not (view.opened or view.before is None):
+        """Seats the decision open now newly waits for: not one still awaited as before (a sealed vote
+        losing a voter), nor the player who just acted and goes on within his turn (his own move, his own
+        acquisition meeting), whose answer already says what is next."""
+        pending, before = view.pending, view.before
+        if pending is None or not (view.opened or before is None):
             return []
+        if before is None:
+            return list(pending.awaited)
         actors = {a.by for a in view.actions if a.by is not None}
-        before = view.before
-        same_turn = before is not None and any(
-            c.id.startswith("turn:") and c.id in {b.id for b in before.clocks} for c in pending.clocks
+        changed = before.decision != pending.decision or (
+            before.clock is not None and pending.clock is not None and before.clock.id != pending.clock.id
         )
+        same_turn = any(c.id.startswith("turn:") and c.id in {b.id for b in before.clocks} for c in pending.clocks)
         going_on = same_turn and pending.decision in CONTINUED
-        return [s for s in pending.awaited if not (going_on and s in actors and before and s in before.awaited)]
+        out = []
+        for seat in pending.awaited:
+            waited = seat in before.awaited
+            if (waited and not changed) or (going_on and waited and seat in actors):
+                continue
+            out.append(seat)
+        return out
 
     def _dms(self, view: StepView, public: dict[str, Any], names: Names, prompted: list[str]) -> list[Message]:
         game = view.game

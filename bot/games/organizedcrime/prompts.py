@@ -47,8 +47,19 @@ def what_to_do(public: dict[str, Any], seat: str, decision: str, names: Names, *
         return f"choose your Home Base with `{CMD} base` (free: {listed})."
     if decision == "turn":
         head = turn_heading(public["turn"], public["round"], None, names)
-        return (f"it is your turn ({head}). Buy, collect income, declare one or two movers and roll: "
-                f"`{CMD} panel`, or `{CMD} declare` and `{CMD} roll`.")
+        ts = public.get("turn_state") or {}
+        movers = ts.get("movers") or []
+        if ts.get("dice") is None:
+            what = "declare a second mover or roll" if len(movers) == 1 else "declare one or two movers, then roll"
+            return (f"it is your turn ({head}): buy, collect income, {what} — `{CMD} panel`, or `{CMD} declare` "
+                    f"and `{CMD} roll`.")
+        waiting = [names.piece(m["piece"]) for m in movers if m["status"] == "declared"]
+        if waiting:
+            return f"move {' and '.join(waiting)} ({head}): `{CMD} move` or `{CMD} panel`."
+        chances = [o for o in ts.get("opportunities") or [] if not o["used"]]
+        extra = f"acquire or call a meeting for what you landed on (`{CMD} acquire`, `{CMD} meeting call`), " \
+            if chances else ""
+        return f"finish your turn ({head}): {extra}buy or collect income, then `{CMD} pass` (or `{CMD} panel`)."
     if decision == "path":
         return f"your move is in progress: go on with `{CMD} path` or `{CMD} panel`."
     if decision == "bargain":

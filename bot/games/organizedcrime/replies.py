@@ -47,7 +47,7 @@ def names_of(game: GameRow, roster: Roster) -> tuple[dict[str, Any] | None, Name
 # ---- a move's receipt --------------------------------------------------------------------------------
 
 
-def receipt(ctx: Context, played: list[Played]) -> str:
+def receipt(ctx: Context, played: list[Played], *, what_next: bool = True) -> str:
     """What the caller's actions did, in words (public events, then what only he learned), and what next."""
     seat = ctx.seat
     lines: list[str] = []
@@ -72,7 +72,7 @@ def receipt(ctx: Context, played: list[Played]) -> str:
             if line:
                 lines.append(line)
     pending = GAME.pending(state)
-    if pending is not None and seat in pending.awaited:
+    if what_next and pending is not None and seat in pending.awaited:
         sealed = last.advance.game.settings.get("ballots") == "sealed"
         lines.append(f"➡ Next: {what_to_do(public, seat, pending.decision, names, sealed=sealed)}")
     return clip("\n".join(lines) or "Done.", 2000)

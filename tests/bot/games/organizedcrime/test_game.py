@@ -91,8 +91,12 @@ async def test_two_players_to_the_last_boss(table: Table, monkeypatch, caplog) -
     assert await t.fd.autocomplete(who[other], t.chan, "organizedcrime base", focused="home") == []
     await watch.scan(state)
 
-    commands, clicks = await play_out(t, Random(11), watch=watch, panel_share=0.4)
+    import tests.support.ocdriver as driver
+
+    before = driver.COMPLETED
+    commands, clicks = await play_out(t, Random(11), watch=watch, panel_share=0.4, autocomplete=0.3)
     assert commands > 20 and clicks > 20, (commands, clicks)
+    assert driver.COMPLETED - before > 10, "autocomplete was checked along the way"
     await t.idle()
 
     state = await state_of(t)
@@ -132,7 +136,7 @@ async def test_four_players_sealed_ballots_and_a_round_cap(table: Table, monkeyp
     await lobby(t, names, ballots="sealed", round_cap=3, bargain_minimum_minutes=0.00001)
     assert "Ballots: **sealed** (house rule)" in t.posts()[0] and "Round cap: **3** (house rule)" in t.posts()[0]
 
-    await play_out(t, Random(4), watch=watch, panel_share=0.5, picker=pick_social)
+    await play_out(t, Random(4), watch=watch, panel_share=0.5, picker=pick_social, autocomplete=0.2)
     await t.idle()
 
     state = await state_of(t)
