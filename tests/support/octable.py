@@ -50,3 +50,20 @@ def fixed_chance(monkeypatch: Any, seed: str) -> None:
     import bot.host.stepper as stepper
 
     monkeypatch.setattr(stepper, "secrets", types.SimpleNamespace(token_hex=lambda n=16: seed))
+
+
+async def two_player_turn(t: Table, seed: str = "two-turn", **options: Any) -> tuple[Any, dict[str, Any], str]:
+    """andy and grunkle at the table, both Home Bases chosen (the lowest free one each): the first turn is
+    open. Returns (state, seat -> member, the active seat)."""
+    await open_game(t, ["andy", "grunkle"], **options)
+    who = await seats(t)
+    for _ in range(2):
+        state = await state_of(t)
+        if state["phase"] != "choose_base":
+            break
+        chooser = state["choosers"][0]
+        free = sorted({0, 1, 2, 3} - set(state["bases"].values()))
+        await oc(t, who[chooser], "base", home=str(free[0]))
+    await t.idle()
+    state = await state_of(t)
+    return state, who, state["active"]

@@ -95,8 +95,29 @@ def meeting_lines(public: dict[str, Any], names: Names) -> list[str]:
     return lines
 
 
+def turn_line(public: dict[str, Any], names: Names) -> str | None:
+    """This turn so far: the dice, the movers (direction, attack, share, where they are in their move)."""
+    ts = public.get("turn_state")
+    if not ts or public.get("phase") in ("over", "choose_base"):
+        return None
+    parts = []
+    if ts.get("dice"):
+        parts.append("dice " + " + ".join(map(str, ts["dice"])))
+    for m in ts.get("movers") or []:
+        attack = f" attacking {names.player(m['attack'])}" if m.get("attack") else ""
+        share = f" with {m['share']}" if m.get("share") else ""
+        parts.append(f"{names.piece(m['piece'])} {m['dir']}{attack}{share} ({m['status']})")
+    path = ts.get("path")
+    if path:
+        parts.append(f"moving: count {path['used']} of {path['share']}")
+    return ("This turn: " + " · ".join(parts)) if parts else None
+
+
 def board_text(public: dict[str, Any], names: Names, *, title: bool = True) -> str:
     lines = [f"**{heading(public, names)}**"] if title else []
+    now = turn_line(public, names)
+    if now:
+        lines.append(now)
     for seat, pl in (public.get("players") or {}).items():
         lines.append(player_line(seat, pl, public, names))
     spaces = space_lines(public, names)
