@@ -152,10 +152,9 @@ class Names:
         for seat in self.order:
             if low in (seat.casefold(), (self.colour(seat) or "").casefold(), self.name(seat).casefold()):
                 return seat
-        if lookup is not None:
-            seat = lookup(want)
-            if seat is not None:
-                return seat
+        found = lookup(want) if lookup is not None else None
+        if found is not None:
+            return found
         raise ParseError(f"no player {want!r} in this game")
 
     def parse_piece(self, text: str, me: str | None, lookup: Callable[[str], str | None] | None = None) -> str:

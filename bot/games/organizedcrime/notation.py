@@ -54,7 +54,7 @@ def write(a: Action, names: Names) -> str:
         return "vote abstain" if a["side"] == "abstain" else f"vote {a['side']} {a['votes']}"
     if act == "remove":
         return "remove " + " ".join(names.piece(p) for p in a["pieces"])
-    return {"call_vote": "callvote", "no_penalty": "nopenalty"}.get(act, act)
+    return {"call_vote": "callvote", "no_penalty": "nopenalty"}.get(act, str(act))
 
 
 def read(text: str, names: Names, me: str, lookup: Callable[[str], str | None] | None = None) -> Action:

@@ -273,7 +273,8 @@ class PanelControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLA
     async def callback(self, interaction: discord.Interaction) -> None:
         # discord.py only logs a dynamic item's exceptions, so every outcome is answered here.
         host = interaction.client.host  # type: ignore[attr-defined]
-        values = [str(v) for v in (interaction.data or {}).get("values", [])]  # type: ignore[union-attr]
+        data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+        values = [str(v) for v in data.get("values", [])]
         try:
             s = await click(host, Caller.from_interaction(interaction), self.game_id, self.nonce, self.part, values)
         except Exception as error:
@@ -292,7 +293,7 @@ class OpenPanel(discord.ui.DynamicItem[discord.ui.Button[Any]], template=OPEN):
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> OpenPanel:
         return cls(int(match["game"]))
 

@@ -157,7 +157,7 @@ async def status_text(host: Host, caller: Caller, game_opt: str | None) -> str:
         lines.append("")
         lines.append(f"__Inbox__ ({len(unread)} message{'s' if len(unread) != 1 else ''} I could not DM you)")
         budget = STATUS_LIMIT - len("\n".join(lines)) - 80
-        shown = []
+        shown: list[int] = []
         for item_id, text in unread:
             if len(text) + 1 > budget and shown:
                 break
