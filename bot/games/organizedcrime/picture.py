@@ -24,7 +24,8 @@ WIDTH, HEIGHT = 1240, 900
 SCALE = 2  # drawn twice as large, then reduced: Pillow's shapes are not anti-aliased
 CENTRE = (455, 450)
 UNIT = 330  # pixels for draw.radius 1.0
-COMPRESS = 6
+COMPRESS = 3  # after the palette: 2.7 ms to encode (6: 7 ms) for 20% more bytes
+PANEL_X = 930
 
 BG: RGB = (28, 30, 36)
 INK: RGB = (235, 235, 230)
@@ -75,8 +76,8 @@ def _text_colour(fill: RGB) -> RGB:
 
 
 class Canvas:
-    def __init__(self) -> None:
-        self.img = Image.new("RGB", (WIDTH * SCALE, HEIGHT * SCALE), BG)
+    def __init__(self, base: Image.Image | None = None) -> None:
+        self.img = base.copy() if base is not None else Image.new("RGB", (WIDTH * SCALE, HEIGHT * SCALE), BG)
         self.d = ImageDraw.Draw(self.img)
 
     def circle(self, x: float, y: float, r: float, fill: RGB, outline: RGB | None = None, width: int = 1) -> None:
@@ -94,22 +95,38 @@ class Canvas:
         self.d.text((_s(x), _s(y)), text, font=font(size), fill=colour, anchor=anchor)
 
     def png(self) -> bytes:
-        out = self.img.resize((WIDTH, HEIGHT), Image.Resampling.BOX)
+        out = self.img.reduce(SCALE)  # a box filter, and three times faster than resize()
+        # A palette: a third of the bytes to upload, and faster to encode (the octree is deterministic).
+        out = out.quantize(colors=192, method=Image.Quantize.FASTOCTREE)
         buf = io.BytesIO()
         out.save(buf, format="PNG", compress_level=COMPRESS, optimize=False)
         return buf.getvalue()
 
 
 def render_board(view: dict[str, Any]) -> bytes:
-    c = Canvas()
+    c = Canvas(_background())
     docs = {d["id"]: d for d in _space_docs()}
     pos = {sid: position(d) for sid, d in docs.items()}
     players = view.get("players") or {}
     colour_of = {seat: PLAYER_COLOURS.get(pl.get("colour") or "", DIM) for seat, pl in players.items()}
-    city_owner = {}
     for seat, pl in players.items():
         for city in pl.get("cities") or []:
-            city_owner[city] = seat
+            sid = n.content().cities[city][1]
+            x, y = pos[sid]
+            c.circle(x, y, 16, fill=colour_of[seat], outline=KIND_COLOURS["city"], width=3)
+            c.text(x, y, sid, 10, _text_colour(colour_of[seat]), "mm")
+    _pieces(c, players, pos, colour_of)
+    _centre(c, view)
+    _panel(c, view, colour_of)
+    return c.png()
+
+
+@functools.cache
+def _background() -> Image.Image:
+    """What never changes: the tracks, the black line, the spaces (unowned), the legend."""
+    c = Canvas()
+    docs = {d["id"]: d for d in _space_docs()}
+    pos = {sid: position(d) for sid, d in docs.items()}
     _black_line(c, docs)
     for a, b, _kind in _edges():
         c.line(pos[a], pos[b], EDGE, 2)
@@ -118,29 +135,23 @@ def render_board(view: dict[str, Any]) -> bytes:
         x, y = pos[sid]
         kind = d["kind"]
         if kind in ("home", "boss"):
-            base = bases[d["base"]]
-            fill = PLAYER_COLOURS.get(base.colour, DIM)
+            fill = PLAYER_COLOURS.get(bases[d["base"]].colour, DIM)
             size = 30 if kind == "home" else 26
             c.rect(x, y, size, size, fill=tuple(int(v * 0.55) for v in fill), outline=fill)  # type: ignore[arg-type]
             c.text(x, y, sid, 10, INK, "mm")
-            continue
-        fill = KIND_COLOURS.get(kind, DIM)
-        if kind == "government":
-            c.rect(x, y, 34, 22, fill=fill, outline=INK)
+        elif kind == "government":
+            c.rect(x, y, 34, 22, fill=KIND_COLOURS[kind], outline=INK)
             c.text(x, y, sid, 10, INK, "mm")
-            continue
-        city = n.content().space_city.get(sid)
-        owner = city_owner.get(city) if city else None
-        if owner is not None:
-            c.circle(x, y, 16, fill=colour_of[owner], outline=fill, width=3)
-            c.text(x, y, sid, 10, _text_colour(colour_of[owner]), "mm")
         else:
+            fill = KIND_COLOURS.get(kind, DIM)
             c.circle(x, y, 15, fill=fill)
             c.text(x, y, sid, 10, _text_colour(fill), "mm")
-    _pieces(c, players, pos, colour_of)
-    _centre(c, view)
-    _panel(c, view, colour_of)
-    return c.png()
+    y = HEIGHT - 20 - 16 * len(KIND_WORDS)
+    for kind, word in KIND_WORDS.items():
+        c.circle(PANEL_X + 6, y + 7, 6, fill=KIND_COLOURS[kind])
+        c.text(PANEL_X + 18, y, word, 12, DIM)
+        y += 16
+    return c.img
 
 
 @functools.cache
@@ -210,7 +221,7 @@ def _centre(c: Canvas, view: dict[str, Any]) -> None:
 
 
 def _panel(c: Canvas, view: dict[str, Any], colour_of: dict[str, RGB]) -> None:
-    x0, y = 930, 24
+    x0, y = PANEL_X, 24
     c.text(x0, y, "Organized Crime", 20, INK)
     y += 34
     for seat, pl in (view.get("players") or {}).items():
@@ -224,12 +235,13 @@ def _panel(c: Canvas, view: dict[str, Any], colour_of: dict[str, RGB]) -> None:
         c.text(x0 + 26, y, f"{name}  {n.money(pl.get('money', 0))}", 15, INK)
         y += 20
         cards = pl.get("cards") or {}
-        c.text(x0 + 26, y, f"{pl.get('votes', 0)} votes · {pl.get('men_left', 0)} Men · cards "
+        votes = pl.get("votes", 0)
+        c.text(x0 + 26, y, f"{votes} vote{'s' if votes != 1 else ''} · {pl.get('men_left', 0)} Men · cards "
                            f"{cards.get('power', 0)}P {cards.get('official', 0)}CO", 12, DIM)
         y += 17
         held = [n.target(x) for x in pl.get("cities") or []]
         for group in ("business", "illegal", "officials"):
-            held += [f"{n.target(k)}×{v}" for k, v in (pl.get(group) or {}).items()]
+            held += [f"{n.target(k)} x{v}" for k, v in (pl.get(group) or {}).items()]
         for line in _wrap(", ".join(held) or "no holdings", 34):
             c.text(x0 + 26, y, line, 12, DIM)
             y += 16
@@ -242,7 +254,7 @@ def _panel(c: Canvas, view: dict[str, Any], colour_of: dict[str, RGB]) -> None:
             debtor = (view["players"].get(d["debtor"]) or {}).get("colour") or "?"
             creditor = "Treasury" if d["creditor"] == "treasury" else (
                 (view["players"].get(d["creditor"]) or {}).get("colour") or "?")
-            c.text(x0, y, f"{debtor} → {creditor} {n.money(d['amount'])}", 12, DIM)
+            c.text(x0, y, f"{debtor} owes {creditor} {n.money(d['amount'])}", 12, DIM)
             y += 16
         y += 8
     c.text(x0, y, "Decks (face down · last up)", 14, INK)
@@ -263,11 +275,6 @@ def _panel(c: Canvas, view: dict[str, Any], colour_of: dict[str, RGB]) -> None:
         c.text(x0, y, f"Meeting {mt['id']}: {caller} asks {what}", 13, INK)
         y += 18
         c.text(x0, y, f"phase: {mt['phase'].replace('_', ' ')}", 12, DIM)
-        y += 16
-    y = HEIGHT - 20 - 16 * len(KIND_WORDS)
-    for kind, word in KIND_WORDS.items():
-        c.circle(x0 + 6, y + 7, 6, fill=KIND_COLOURS[kind])
-        c.text(x0 + 18, y, word, 12, DIM)
         y += 16
 
 
