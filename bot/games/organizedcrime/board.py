@@ -35,7 +35,7 @@ def holdings(pl: dict[str, Any]) -> str:
 
 
 def player_line(seat: str, pl: dict[str, Any], public: dict[str, Any], names: Names) -> str:
-    who = names.player(seat)
+    who = names.full(seat)
     if not pl.get("alive", True):
         e = pl.get("eliminated") or {}
         return f"~~{who}~~ — out (turn {e.get('turn', '?')})"
@@ -60,7 +60,7 @@ def occupied(public: dict[str, Any]) -> dict[str, list[str]]:
 
 
 def space_lines(public: dict[str, Any], names: Names) -> list[str]:
-    return [f"`{sid}` {n.space_name(sid)}: {names.pieces(pieces)}" for sid, pieces in occupied(public).items()]
+    return [f"{sid} {n.space_name(sid)}: {names.pieces(pieces)}" for sid, pieces in occupied(public).items()]
 
 
 def deck_line(public: dict[str, Any]) -> str:
@@ -135,14 +135,14 @@ def alt_text(public: dict[str, Any], names: Names) -> str:
     parts = [f"Organized Crime board, {heading(public, names)}."]
     for seat, pl in (public.get("players") or {}).items():
         if not pl.get("alive", True):
-            parts.append(f"{names.player(seat)}: out.")
+            parts.append(f"{names.full(seat)}: out.")
             continue
         where: dict[str, list[int]] = {}
         for piece, space in pl.get("pieces", {}).items():
             where.setdefault(space, []).append(n.number(piece))
         pieces = "; ".join(f"{_group(nums)} on {sid}" for sid, nums in sorted(where.items()))
         cities = ", ".join(n.target(c) for c in pl.get("cities") or [])
-        parts.append(f"{names.player(seat)}: {pieces or 'no piece'}" + (f"; owns {cities}" if cities else "") + ".")
+        parts.append(f"{names.full(seat)}: {pieces or 'no piece'}" + (f"; owns {cities}" if cities else "") + ".")
     text = " ".join(parts)
     return text if len(text) <= MAX_ALT else text[: MAX_ALT - 1] + "…"
 

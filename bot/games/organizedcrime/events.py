@@ -36,8 +36,12 @@ def quoted(cid: str) -> str:
 
 
 def turn_heading(turn: int, rnd: int, active: str | None, names: Names) -> str:
-    who = f" — {names.player(active)} to play" if active else ""
-    return f"Turn {turn} · Round {rnd}{who}"
+    """`Turn 7 · Round 3 — yellow to play (andy)`."""
+    if not active:
+        return f"Turn {turn} · Round {rnd}"
+    name = names.name(active)
+    shown = f" ({name})" if names.colour(active) and name != names.colour(active) else ""
+    return f"Turn {turn} · Round {rnd} — {names.player(active)} to play{shown}"
 
 
 def public_line(e: Event, names: Names) -> str | None:
@@ -250,17 +254,17 @@ def results_text(result: dict[str, Any], names: Names) -> str:
     """The standing of R127 (or the last survivor), eliminations with turn and cause."""
     reason = {"last_survivor": "the last Boss standing", "round_cap": "the round cap (house rule)",
               "host": "the host ended the game"}.get(result.get("reason", ""), str(result.get("reason")))
-    winners = ", ".join(names.player(w) for w in result.get("winners") or []) or "nobody"
+    winners = ", ".join(names.full(w) for w in result.get("winners") or []) or "nobody"
     lines = [f"🏆 **Game over** — {reason}. Winner{'s' if len(result.get('winners') or []) > 1 else ''}: **{winners}**"]
     standing = result.get("standing") or []
     if standing:
         lines.append("Standing (votes, money, income):")
         for i, r in enumerate(standing, 1):
             votes = f"{r['votes']} vote{'s' if r['votes'] != 1 else ''}"
-            lines.append(f"{i}. {names.player(r['player'])} — {votes}, {n.money(r['money'])}, "
+            lines.append(f"{i}. {names.full(r['player'])} — {votes}, {n.money(r['money'])}, "
                          f"income {n.money(r['income'])}")
     for r in result.get("eliminated") or []:
         by = f" by {names.player(r['by'])}" if r.get("by") else ""
         cause = CAUSES.get(r["cause"], r["cause"])
-        lines.append(f"💀 {names.player(r['player'])}: out on turn {r['turn']} ({cause}{by})")
+        lines.append(f"💀 {names.full(r['player'])}: out on turn {r['turn']} ({cause}{by})")
     return "\n".join(lines)

@@ -80,13 +80,20 @@ def humanize(message: str, names: Names) -> str:
         return message
     alt = "|".join(map(re.escape, seats))
     message = re.sub(rf"\b({alt}):(\d+)\b", lambda m: names.piece(f"{m[1]}:{m[2]}"), message)
-    return re.sub(rf"\b({alt})\b", lambda m: names.player(m[1]), message)
+    return re.sub(rf"\b({alt})\b", lambda m: names.full(m[1]), message)
+
+
+LEADS = {  # commands.md "What people read": a refusal names the rule in words people expect
+    "not_yours": "it is not your turn: ",
+    "counts_left": "you must use the entire count: ",
+    "dead_end": "you cannot go that way: ",
+    "funds": "you cannot afford it: ",
+}
 
 
 def refused(action: Act, refusal: Refusal, names: Names) -> Refused:
     why = humanize(refusal.message, names)
-    lead = "it is not your turn: " if refusal.code == "not_yours" else ""
-    return Refused(refusal.code, f"`{write(action, names)}` — {lead}{why}")
+    return Refused(refusal.code, f"`{write(action, names)}` — {LEADS.get(refusal.code, '')}{why}")
 
 
 def check_sequence(ctx: Context, actions: Sequence[Act]) -> None:

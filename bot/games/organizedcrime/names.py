@@ -127,11 +127,18 @@ class Names:
         return self._shown(seat)
 
     def player(self, seat: str | None) -> str:
-        """`andy (green)`, or `andy` before he has a Home Base."""
+        """A player in the game's texts: his colour (`green`, as the Bylaws say), or his name before he
+        has a Home Base."""
+        if seat is None or seat == TREASURY:
+            return self.name(seat)
+        return self.colour(seat) or self.name(seat)
+
+    def full(self, seat: str | None) -> str:
+        """`green (andy)`: where people look up who is who (the board's player lines, results, refusals)."""
         if seat is None or seat == TREASURY:
             return self.name(seat)
         colour = self.colour(seat)
-        return f"{self.name(seat)} ({colour})" if colour else self.name(seat)
+        return f"{colour} ({self.name(seat)})" if colour else self.name(seat)
 
     def tag(self, seat: str) -> str:
         """What a piece is prefixed with: the colour, else the name."""

@@ -153,7 +153,7 @@ def screen(ctx: Context, nonce: str, data: dict[str, Any], deadline_at: float | 
     elif main or buttons:
         lines.append("You may act while this meeting is open (gifts, cashing).")
     else:
-        waiting = ", ".join(ctx.names.player(s) for s in (pending.awaited if pending else ()))
+        waiting = ", ".join(ctx.names.full(s) for s in (pending.awaited if pending else ()))
         lines.append(f"Nothing for you to do now{': waiting for ' + waiting if waiting else ''}. Refresh later.")
     if pick is not None:
         lines.append(f"Now choose the direction (and any attack) for {ctx.names.piece(pick)}.")

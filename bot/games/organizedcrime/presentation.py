@@ -103,6 +103,10 @@ class OrganizedCrimePresentation:
             line = public_line(e, names)
             if line:
                 lines.append(line)
+            if e.kind == "meeting_called":
+                votes = ", ".join(f"{names.player(seat)} {pl['votes']}" for seat, pl in public["players"].items()
+                                  if pl["alive"])
+                lines.append(f"Votes now (fixed when the vote is called): {votes}.")
         prompted = self.prompted(view)
         mentions: list[int] = []
         if view.pending is not None:
@@ -219,7 +223,7 @@ class OrganizedCrimePresentation:
         own = GAME.view(state, seat)
         public, names = names_for(state, roster)
         pl = own["players"].get(seat) or {}
-        lines.append(f"You play **{names.player(seat)}**" + (f", Home Base {pl['base']}" if pl.get("base") is not None
+        lines.append(f"You play **{names.full(seat)}**" + (f", Home Base {pl['base']}" if pl.get("base") is not None
                                                               else "") + f"; {n.money(pl.get('money', 0))}.")
         hand = own.get("hand") or {}
         cards = [*hand.get("power", []), *hand.get("official", [])]
@@ -254,7 +258,7 @@ def hands_lines(state: Any, names: Names) -> list[str]:
     for seat in names.order:
         hand = GAME.view(state, seat).get("hand") or {}
         cards = [*hand.get("power", []), *hand.get("official", [])]
-        lines.append(f"{names.player(seat)}: " + (", ".join(n.card(c) for c in cards) or "no card"))
+        lines.append(f"{names.full(seat)}: " + (", ".join(n.card(c) for c in cards) or "no card"))
     return lines
 
 

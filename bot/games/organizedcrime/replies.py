@@ -96,7 +96,7 @@ async def status_text(host: Host, caller: Caller, game_opt: str | None) -> str:
     names = Names(view, roster.name_of)
     pl = (view.get("players") or {}).get(seat) or {}
     base = f", Home Base {pl['base']}" if pl.get("base") is not None else ", no Home Base yet"
-    lines.append(f"You are **{names.player(seat)}**{base}.")
+    lines.append(f"You are **{names.full(seat)}**{base}.")
     if not pl.get("alive", True):
         e = pl.get("eliminated") or {}
         lines.append(f"You are out of the game (turn {e.get('turn')}, {e.get('cause')}).")
@@ -145,7 +145,7 @@ async def status_text(host: Host, caller: Caller, game_opt: str | None) -> str:
         elif seat in pending.optional:
             lines.append("You may give money or cards, or cash a Money card, while this meeting is open.")
         else:
-            waiting = ", ".join(names.player(s) for s in pending.awaited)
+            waiting = ", ".join(names.full(s) for s in pending.awaited)
             lines.append(f"Waiting for {waiting}.")
         clock = status.clock
         if clock.deadline_at is None and clock.remaining is not None:
@@ -206,11 +206,11 @@ def history_entry(game: GameRow, roster: Roster) -> str:
     """Date, players, winners, reason, turns (commands.md `/organizedcrime history`)."""
     when = f"<t:{int(game.ended_at)}:D>" if game.ended_at else "an unknown date"
     public, names = names_of(game, roster)
-    players = ", ".join(names.player(s) for s in roster.seats)
+    players = ", ".join(names.full(s) for s in roster.seats)
     result = game.results or {}
     if public is None:
         return clip(f"Ended {when} in the lobby. Players: {players or 'none'}.", 600)
-    winners = ", ".join(names.player(w) for w in result.get("winners") or []) or "none"
+    winners = ", ".join(names.full(w) for w in result.get("winners") or []) or "none"
     reason = {"last_survivor": "last Boss standing", "round_cap": "round cap", "host": "ended by the host"}.get(
         result.get("reason", ""), "ended")
     return clip(f"Ended {when} after {public.get('turn', 0)} turns ({reason}).\nPlayers: {players}\n"

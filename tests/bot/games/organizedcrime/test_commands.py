@@ -160,7 +160,7 @@ async def test_board_rules_help_and_admin_rights(table: Table, monkeypatch) -> N
     state, who, active = await two_player_turn(t)
     board = await oc(t, who[active], "board")
     assert board.ephemeral and board.attachments and "Decks (face down)" in board.text()
-    assert re.search(r"Turn 1 · Round 1 — \w+ \(\w+\) to play", board.text())
+    assert re.search(r"Turn 1 · Round 1 — (green|yellow|white|red) to play \(\w+\)", board.text())
     assert board.attachment_info()[0]["description"].startswith("Organized Crime board")
     before = len(t.fd.channel_messages(t.chan))
     public = await oc(t, who[active], "board", public=True)

@@ -20,7 +20,7 @@ from tests.support.ocsecrets import CARD, Watch
 from tests.support.octable import fixed_chance, game_row, oc, seats, state_of
 from tests.support.table import Table
 
-TURN = re.compile(r"Turn \d+ · Round \d+ — \S+ \((green|yellow|white|red)\) to play")
+TURN = re.compile(r"Turn \d+ · Round \d+ — (green|yellow|white|red) to play \(\w+\)")
 
 
 async def lobby(t: Table, names: list[str], **options) -> None:
@@ -116,8 +116,9 @@ async def test_two_players_to_the_last_boss(table: Table, monkeypatch, caplog) -
         assert m.attachment_info()[0]["description"].startswith("Organized Crime board")
         assert "Decks (face down)" in m.text() and m.attachment_info()[0]["content_type"] == "image/png"
     final = posts[-1]
-    winner = who[result["winners"][0]].name
-    assert "Game over" in final and f"Winner: **{winner}" in final and "Hands at the end" in final
+    colour = GAME.view(state, None)["players"][result["winners"][0]]["colour"]
+    winner = f"{colour} ({who[result['winners'][0]].name})"
+    assert "Game over" in final and f"Winner: **{winner}**" in final and "Hands at the end" in final
     assert "Standing (votes, money, income)" in final and "out on turn" in final
 
     history = await oc(t, t.players["andy"], "history")
@@ -146,7 +147,10 @@ async def test_four_players_sealed_ballots_and_a_round_cap(table: Table, monkeyp
     state = await state_of(t)
     assert state["result"]["reason"] == "round_cap"
     posts = "\n".join(t.posts())
-    assert re.search(r"Meeting \d+\*\*: \S+ \(\w+\) asks for ", posts), "a meeting post states its issue"
+    assert re.search(r"Meeting \d+\*\*: (green|yellow|white|red) asks for \w+", posts), "the issue in one line"
+    assert re.search(r"(green|yellow|white|red) asks a penalty for (green|yellow|white|red)", posts)
+    assert re.search(r"Votes now \(fixed when the vote is called\): \w+ \d+", posts)
+    assert re.search(r"(green|yellow|white|red) has voted\.", posts), "sealed ballots: who, not how"
     assert "Voting order (votes):" in posts and "has voted." in posts and "The sealed ballots:" in posts
     assert "round cap (house rule)" in posts and "Standing (votes, money, income)" in posts
     who = await seats(t)

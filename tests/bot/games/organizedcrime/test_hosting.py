@@ -37,7 +37,8 @@ async def test_a_turn_that_times_out_ends_without_a_roll(table: Table, monkeypat
     reply = await oc(t, t.host, "admin deadline", minutes=0.003)
     assert "New deadline" in reply.text()
     post = await wait_for_post(t, "Time is up for the turn")
-    assert f"{who[active].name} (" in post and "runs out of time" in post
+    colour = GAME.view(state, None)["players"][active]["colour"]
+    assert f"Time is up for the turn ({colour})" in post and f"{colour} runs out of time" in post
     state = await state_of(t)
     assert state["active"] == other and state["turn"] == 2, "the next turn began"
     assert "it is your turn" in t.dm_texts(who[other])[-1], "the next player is prompted by DM"
