@@ -73,9 +73,9 @@ class OrganizedCrimePresentation:
         return render_board(view)
 
     def dynamic_items(self) -> Sequence[type[discord.ui.DynamicItem[Any]]]:
-        from .panel import PanelControl
+        from .panel import OpenPanel, PanelControl
 
-        return (PanelControl,)
+        return (PanelControl, OpenPanel)
 
     def decision_title(self, pending: Pending) -> str:
         return title(pending)

@@ -28,6 +28,9 @@ async def test_restart_in_the_middle_of_a_turn_and_of_a_move(table: Table, monke
     assert "$120,000" in status.text() and "It is up to you" in status.text()
     after = await t.fd.click(who[active], panel, panel.component(label="Roll")["custom_id"])
     assert "rolls" in after.text(), "a panel sent before the restart still works"
+    bought = [m for m in t.fd.ephemerals(who[active]) if "buys 3 Hit-Men" in m.text()][0]
+    opened = await t.fd.click(who[active], bought, bought.component(label="Panel")["custom_id"])
+    assert opened.ephemeral and "now: the turn" in opened.text(), "a receipt's Panel button works after a restart"
     state = await state_of(t)
     share = sum(state["ts"]["dice"])
     await oc(t, who[active], "move", piece=f"{me}:1", share=share)
