@@ -3,8 +3,8 @@ no metadata), with Pillow's own font; it shows what the view says (pieces in the
 
 from __future__ import annotations
 
-import io
 import inspect
+import io
 from random import Random
 
 from PIL import Image
@@ -63,5 +63,5 @@ def test_fonts_come_from_pillow_and_the_alt_text_says_what_is_shown() -> None:
     names = Names(view, lambda s: f"Boss{s[1:]}")
     alt = alt_text(view, names)
     assert alt.startswith("Organized Crime board") and len(alt) <= 1024
-    for seat, pl in view["players"].items():
-        assert names.player(seat) in alt
+    for seat in view["players"]:
+        assert names.full(seat) in alt

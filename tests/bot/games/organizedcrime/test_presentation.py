@@ -70,9 +70,9 @@ def test_every_step_reads_well_and_keeps_secrets(players: int, ballots: str) -> 
         r = roster(seats)
         pending_before = None if before is None else GAME.pending(before)
         pending = GAME.pending(out.state)
-        view = StepView(row(settings), r, out.state, actions, out.events, pending_before, pending,
-                        pending is not None and (pending_before is None or pending.to_json() != pending_before.to_json()),
-                        1e9, GAME.results(out.state))
+        opened = pending is not None and (pending_before is None or pending.to_json() != pending_before.to_json())
+        view = StepView(row(settings), r, out.state, actions, out.events, pending_before, pending, opened, 1e9,
+                        GAME.results(out.state))
         messages = PRESENTATION.step_messages(view)
         posts = [m for m in messages if isinstance(m, Post)]
         dms = [m for m in messages if isinstance(m, DM)]
