@@ -193,6 +193,7 @@ async def play_out(
             commands += 1
         text = reply.text()
         assert not any(w in text for w in ("Not allowed", "Could not read", "Sorry")), (action, text)
+        assert reply.ephemeral, "a move's answer is for the mover alone"
         if watch is not None:
             await watch.scan(await state_of(t))
     return commands, clicks

@@ -121,6 +121,16 @@ async def test_two_players_to_the_last_boss(table: Table, monkeypatch, caplog) -
     assert "Game over" in final and f"Winner: **{winner}**" in final and "Hands at the end" in final
     assert "Standing (votes, money, income)" in final and "out on turn" in final
 
+    drawn = await t.bot.db.fetchall(
+        "SELECT e.data_json, s.seat FROM events e JOIN event_seats s ON s.event_id = e.id"
+        " WHERE e.kind = 'drew_card' ORDER BY e.id")
+    assert drawn, "cards were drawn"
+    for r in drawn:
+        card = json.loads(r["data_json"])["card"]
+        assert any(f"You drew **{card} " in d for d in t.dm_texts(who[r["seat"]])), card
+        other = next(s for s in who if s != r["seat"])
+        assert not any(f"You drew **{card} " in d for d in t.dm_texts(who[other]))
+
     history = await oc(t, t.players["andy"], "history")
     assert history.ephemeral and "Winners: " + winner in history.text() and f"after {turns} turns" in history.text()
 
