@@ -173,12 +173,11 @@ class OrganizedCrimeCog(
 
     @app_commands.command(name="join", description="Join the lobby in this channel (2 to 4 players).")
     async def join(self, interaction: discord.Interaction) -> None:
-        game, roster = await self.host.lobby.join(caller_of(interaction), KIND)
+        _game, roster = await self.host.lobby.join(caller_of(interaction), KIND)
         names = ", ".join(roster.name_of(s) for s in roster.seats)
         full = " The lobby is full: the host can `/organizedcrime start`." if len(roster) >= 4 else ""
         await answer(interaction, f"{interaction.user.display_name} joined. Players ({len(roster)}/4): {names}.{full}",
                      ephemeral=False)
-        del game
 
     @app_commands.command(name="leave", description="Leave the lobby (before the start).")
     async def leave(self, interaction: discord.Interaction) -> None:

@@ -10,7 +10,7 @@ the rules cannot see (they have no clock).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -158,16 +158,3 @@ async def play(host: Host, caller: Caller, ctx: Context, actions: Sequence[Act],
 def partial(done: list[Played], action: Act, why: str, names: Names) -> UserError:
     shown = ", ".join(f"`{write(p.move, names)}`" for p in done)
     return UserError(f"Done: {shown}. Then `{write(action, names)}` was not accepted: {humanize(why, names)}")
-
-
-async def one(
-    host: Host, caller: Caller, game_opt: str | None, make: Callable[[Context], Act]
-) -> tuple[Context, Played]:
-    ctx = await context(host, caller, game_opt)
-    played = await play(host, caller, ctx, [make(ctx)], game_opt)
-    return ctx, played[0]
-
-
-def own(ctx: Context) -> dict[str, Any]:
-    """The caller's own view (his hand included): what his choices are built from."""
-    return GAME.view(ctx.state, ctx.seat)

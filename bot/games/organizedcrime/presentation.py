@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rules.contract import Pending
 from rules.organizedcrime.game import GAME
 
-from ...host import DM, HISTORY, STATUS, SUBMIT, GameRow, Member, Message, Post, Reminder, Roster, StepView
+from ...host import DM, STATUS, SUBMIT, GameRow, Member, Message, Post, Reminder, Roster, StepView
 from . import names as n
 from .board import alt_text, board_text
 from .events import private_line, public_line, results_text, shuffles_line, turn_heading
@@ -263,4 +263,4 @@ def hands_lines(state: Any, names: Names) -> list[str]:
 
 
 PRESENTATION = OrganizedCrimePresentation()
-__all__ = ["HISTORY", "PRESENTATION", "OrganizedCrimePresentation"]
+__all__ = ["PRESENTATION", "OrganizedCrimePresentation"]
