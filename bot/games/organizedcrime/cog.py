@@ -23,6 +23,7 @@ from rules.organizedcrime.engine import Engine
 from rules.organizedcrime.game import GAME
 from rules.organizedcrime.legal import destinations_for
 
+from ... import host as host_api
 from ...host import GAME_HELP, Member, UserError, answer, caller_of, game_choices, timestamp
 from . import choices, rules_pages
 from .board import alt_text
@@ -59,6 +60,11 @@ def _int(text: str) -> int:
     if not (clean.isascii() and clean.isdigit()):
         raise UserError(f"{text!r} is not a number from the list.")
     return int(clean)
+
+
+def living(game: Any) -> bool:
+    """The lobby has a living post (edited by the host as people join): no public line per join then."""
+    return getattr(game, "lobby_message_id", None) is not None
 
 
 def _user_ids(text: str) -> list[int]:
@@ -169,22 +175,29 @@ class OrganizedCrimeCog(
         })
         game = await self.host.lobby.open(caller_of(interaction), KIND, settings, host_options(settings))
         roster = await self.host.finder.roster(game.id)
-        await answer(interaction, lobby_text(game, roster), ephemeral=False)
+        buttons, living = getattr(host_api, "host_buttons", None), getattr(self.host.lobby, "set_lobby_post", None)
+        if buttons is None or living is None:
+            await answer(interaction, lobby_text(game, roster), ephemeral=False)
+            return
+        # A host with a living lobby: the post carries Join / Leave / Start and is edited as people come.
+        await interaction.response.send_message(lobby_text(game, roster), view=buttons(("join", "leave", "start"),
+                                                                                       game.id))
+        await living(game.id, (await interaction.original_response()).id)
 
     @app_commands.command(name="join", description="Join the lobby in this channel (2 to 4 players).")
     async def join(self, interaction: discord.Interaction) -> None:
-        _game, roster = await self.host.lobby.join(caller_of(interaction), KIND)
+        game, roster = await self.host.lobby.join(caller_of(interaction), KIND)
         names = ", ".join(roster.name_of(s) for s in roster.seats)
         full = " The lobby is full: the host can `/organizedcrime start`." if len(roster) >= 4 else ""
         await answer(interaction, f"{interaction.user.display_name} joined. Players ({len(roster)}/4): {names}.{full}",
-                     ephemeral=False)
+                     ephemeral=living(game))
 
     @app_commands.command(name="leave", description="Leave the lobby (before the start).")
     async def leave(self, interaction: discord.Interaction) -> None:
-        _game, roster = await self.host.lobby.leave(caller_of(interaction), KIND)
+        game, roster = await self.host.lobby.leave(caller_of(interaction), KIND)
         names = ", ".join(roster.name_of(s) for s in roster.seats) or "nobody"
         await answer(interaction, f"{interaction.user.display_name} left. Players ({len(roster)}/4): {names}.",
-                     ephemeral=False)
+                     ephemeral=living(game))
 
     @app_commands.command(name="start", description="Close the lobby and start (host): decks, dice, Home Bases.")
     @app_commands.describe(order="Optional: the players, by mention, in seat order (else the join order)")

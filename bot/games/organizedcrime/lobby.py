@@ -8,7 +8,8 @@ the shortest ones and later (nearer the deadline) for the longer ones; windows u
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import inspect
+from typing import TYPE_CHECKING, Any, cast
 
 from rules.organizedcrime.game import INFO, deadlines
 
@@ -54,7 +55,9 @@ async def reorder(host: Host, caller: Caller, order: list[int]) -> None:
     """Seat order = join order (R3); to seat the players as `order` says, each leaves and joins again in
     that order (the host has no other way to set it). Checked first: exactly the lobby's players."""
     game = await host.finder.game(caller, KIND)
-    host.finder.require_admin(game, caller)
+    checked: Any = cast(Any, host.finder.require_admin)(game, caller)
+    if inspect.isawaitable(checked):  # a coroutine on hosts that check membership too
+        await checked
     roster = await host.finder.roster(game.id)
     members = {p.user_id: p for p in roster.players if p.user_id is not None}
     if sorted(order) != sorted(members) or len(set(order)) != len(order):
