@@ -1,0 +1,235 @@
+"""Organized Crime: the bot's answer to a move, through the real discord.py client and the fake Discord,
+against the floor of discord.py (modelled on interaction_latency.py).
+
+N games of 4 players (seeded through the bot's own host: lobby, start, the Home Base choices, then a few
+random legal actions each). From the moment the fake queues INTERACTION_CREATE to the bot's callback:
+  (a) /ping, a trivial command that only answers (the floor),
+  (b) a move: whatever the awaited player of a game plays next (a legal action of
+      rules.organizedcrime.policy, sent as its /organizedcrime command: buys, declarations, rolls, each
+      step of a path, votes...), through host.play.submit, the step, its texts and the outbox,
+  (c) autocomplete of the legal list (`path item` during a move, else `declare piece`).
+Loads: one in flight; then one player per game in flight at once (closed loop, kinds mixed). The bot
+runs in a child process; the driver reads the games' states from the database file (read-only) to choose
+legal moves, outside the timed span. Prints figures; asserts nothing.
+
+Run: .venv/bin/python bench/organizedcrime_latency.py [--games 4,50] [--samples 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+from random import Random
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _harness import BotProcess, Probe, Spot, build_world, caller, machine, ms, pct, quiet_driver_gc, summary  # noqa: E402
+
+KIND = "organizedcrime"
+KINDS = ("ping", "move", "ac")
+PLAYERS = 4
+
+
+async def seed(db_path: Path, spots: list[Spot], rng: Random, ahead: int = 30) -> float:
+    """Real games through the host: lobby, start, bases, then up to `ahead` random legal actions each."""
+    from bot.games import presentations
+    from bot.games.organizedcrime.lobby import host_options, settings_of
+    from bot.games.organizedcrime.moves import context, play
+    from bot.host import Host
+    from bot.storage.db import Database
+    from rules.contract import NoChance
+    from rules.organizedcrime.engine import Engine
+    from rules.organizedcrime.game import GAME
+    from rules.organizedcrime.policy import random_action
+
+    t0 = time.perf_counter()
+    db = Database(db_path)
+    await db.open()
+    await db.conn.execute("PRAGMA synchronous=OFF")  # seeding only; the bot itself runs with FULL
+    host = Host(db, presentations())
+    settings = settings_of({"bargain_minimum_minutes": 0.00001})
+    for spot in spots:
+        boss = caller(spot.host, spot.chan, manage=True)
+        game = await host.lobby.open(boss, KIND, settings, host_options(settings))
+        spot.game_id = game.id
+        members = spot.players[:PLAYERS]
+        for m in members:
+            await host.lobby.join(caller(m, spot.chan), KIND)
+        await host.lobby.start(boss, KIND)
+        roster = await host.finder.roster(game.id)
+        spot.seats = {p.user_id: p.seat for p in roster.players if p.user_id is not None}
+        by_seat = {spot.seats[m.id]: m for m in members}
+        for i in range(200):
+            row = await db.fetchone("SELECT state_json FROM games WHERE id = ?", (game.id,))
+            state = GAME.decode_state(json.loads(row["state_json"]))
+            pending = GAME.pending(state)
+            if pending is None or (state["phase"] == "turn" and i >= ahead):
+                break
+            seat = pending.awaited[0]
+            action = random_action(Engine(GAME.content, state, NoChance()), seat, rng)
+            who = caller(by_seat[seat], spot.chan)
+            ctx = await context(host, who, None)
+            await play(host, who, ctx, [action], None)
+    async with db.transaction() as conn:
+        await conn.execute("UPDATE outbox SET delivered_at = ? WHERE delivered_at IS NULL", (time.time(),))
+    await db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    await db.close()
+    return time.perf_counter() - t0
+
+
+class Driver:
+    def __init__(self, probe: Probe, spots: list[Spot], db_path: Path, rng: Random) -> None:
+        self.probe = probe
+        self.spots = list(spots)
+        self.rng = rng
+        self.db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, check_same_thread=False)
+        self.db.row_factory = sqlite3.Row
+        self.refused: list[str] = []
+        self.over: set[int] = set()
+
+    def state(self, spot: Spot) -> tuple[Any, dict[str, str]]:
+        from rules.organizedcrime.game import GAME
+
+        row = self.db.execute("SELECT state_json FROM games WHERE id = ?", (spot.game_id,)).fetchone()
+        names = {r["seat"]: r["display_name"] for r in self.db.execute(
+            "SELECT seat, display_name FROM seats WHERE game_id = ?", (spot.game_id,))}
+        return GAME.decode_state(json.loads(row["state_json"])), names
+
+    async def one(self, kind: str, spot: Spot | None = None) -> float | None:
+        from bot.games.organizedcrime.names import Names
+        from rules.contract import NoChance
+        from rules.organizedcrime.engine import Engine
+        from rules.organizedcrime.game import GAME
+        from rules.organizedcrime.policy import random_action
+        from tests.support.ocdriver import command_for
+
+        live = [s for s in self.spots if s.game_id not in self.over]
+        spot = spot or self.rng.choice(live)
+        members = {spot.seats[m.id]: m for m in spot.players[:PLAYERS]}
+        if kind == "ping":
+            dt, _ = await self.probe.slash(self.rng.choice(list(members.values())), spot.chan, "ping")
+            return dt
+        state, shown = self.state(spot)
+        pending = GAME.pending(state)
+        if pending is None:
+            self.over.add(spot.game_id)
+            return None
+        seat = pending.awaited[0]
+        names = Names(GAME.view(state, None), lambda s: shown.get(s, s))
+        if kind == "ac":
+            option = "item" if state["phase"] == "path" else "piece"
+            command = "path" if option == "item" else "declare"
+            dt, body = await self.probe.autocomplete(members[seat], spot.chan, f"{KIND} {command}", option)
+            return dt
+        action = random_action(Engine(GAME.content, state, NoChance()), seat, self.rng)
+        command, options = command_for(action, names, members)
+        dt, body = await self.probe.slash(members[seat], spot.chan, f"{KIND} {command}", **options)
+        text = (body.get("data") or {}).get("content") or ""
+        if "Not allowed" in text or "Could not" in text or "Sorry" in text:
+            self.refused.append(f"{action} -> {text[:120]!r}")
+        return dt
+
+    async def sequential(self, per_kind: int, bot: BotProcess) -> tuple[dict[str, list[float]], dict[str, float]]:
+        out: dict[str, list[float]] = {k: [] for k in KINDS}
+        cpu = dict.fromkeys(KINDS, 0.0)
+        self.commits: list[float] = []
+        for kind in KINDS:
+            before = (await bot.stats())["cpu"]
+            while len(out[kind]) < per_kind and len(self.over) < len(self.spots):
+                dt = await self.one(kind)
+                if dt is not None:
+                    out[kind].append(dt)
+            after = await bot.stats()
+            cpu[kind] = (after["cpu"] - before) / max(1, len(out[kind]))
+            if kind == "move":
+                self.commits = after["commit_times"]
+        return out, cpu
+
+    async def concurrent(self, per_kind: int) -> dict[str, list[float]]:
+        """One worker per game (a game's moves come one by one), kinds mixed."""
+        out: dict[str, list[float]] = {k: [] for k in KINDS}
+        plan = [k for k in KINDS for _ in range(per_kind)]
+        self.rng.shuffle(plan)
+
+        async def worker(spot: Spot) -> None:
+            while plan and spot.game_id not in self.over:
+                kind = plan.pop()
+                dt = await self.one(kind, spot)
+                if dt is not None:
+                    out[kind].append(dt)
+
+        await asyncio.gather(*(worker(s) for s in self.spots))
+        return out
+
+
+def report(label: str, res: dict[str, list[float]]) -> None:
+    import statistics
+
+    floor, floor50 = pct(res["ping"], 0.99), statistics.median(res["ping"])
+    print(f"  {label}")
+    for kind, name in (("ping", "(a) /ping (floor)"), ("move", "(b) a move"), ("ac", "(c) autocomplete")):
+        xs = res[kind]
+        if not xs:
+            continue
+        ratio = "" if kind == "ping" else (
+            f"  ratio to floor: p50 x{statistics.median(xs) / floor50:.2f}, p99 x{pct(xs, 0.99) / floor:.2f}")
+        print(f"    {name:22s} {summary(xs)}{ratio}")
+
+
+async def scenario(n_games: int, samples: int, rng_seed: int) -> None:
+    from tests.fakediscord import FakeDiscord
+
+    rng = Random(rng_seed)
+    with tempfile.TemporaryDirectory(prefix="oc-bench-") as tmp:
+        db_path = Path(tmp) / "bench.db"
+        async with FakeDiscord() as fd:
+            spots = build_world(fd, n_games)
+            seeded = await seed(db_path, spots, rng)
+            probe = Probe(fd)
+            bot = BotProcess(fd, db_path)
+            info = await bot.start()
+            quiet_driver_gc()
+            print(f"\n== {n_games} game(s) of {PLAYERS} players; seeded in {seeded:.1f} s, bot ready in "
+                  f"{info['ready']:.2f} s ==")
+            try:
+                drv = Driver(probe, spots, db_path, rng)
+                await drv.sequential(max(10, samples // 10), bot)  # warm-up
+                res, cpu = await drv.sequential(samples, bot)
+                report("one interaction in flight", res)
+                print("    bot CPU per interaction (user+sys, all threads, the outbox's posts and pictures "
+                      "included): " + ", ".join(f"{k} {ms(cpu[k])}" for k in KINDS))
+                if drv.commits:
+                    print(f"    commits during the moves (fsync, the writer's thread; outbox marks included): "
+                          f"{summary(drv.commits)}")
+                if n_games > 1:
+                    report(f"{n_games} players in flight at once (one per game, closed loop, kinds mixed)",
+                           await drv.concurrent(samples))
+                print(f"  refused moves: {len(drv.refused)}; games over meanwhile: {len(drv.over)}")
+                for line in drv.refused[:5]:
+                    print(f"    refused: {line}")
+            finally:
+                await bot.stop()
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", default="4,50")
+    ap.add_argument("--samples", type=int, default=200, help="interactions of each kind per load")
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args()
+    print(f"Organized Crime latency — {machine()}; bot in a child process, fake Discord + driver in this one")
+    t = time.perf_counter()
+    for n in (int(x) for x in args.games.split(",")):
+        await scenario(n, args.samples, args.seed)
+    print(f"\n(total {time.perf_counter() - t:.0f} s)")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,74 @@
+"""The lobby: the options of `/organizedcrime new` as settings, the lobby post, and the seat order.
+
+Reminders: commands.md wants one DM when `reminder_percent` of a decision's time has passed. The host
+reminds a fixed time before each deadline (`HostOptions.reminder_hours`), so the lead is set from the
+shortest decision of at least a minute: every such decision gets its reminder, at that percentage for
+the shortest ones and later (nearer the deadline) for the longer ones; windows under a minute get none.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import TYPE_CHECKING, Any, cast
+
+from rules.organizedcrime.game import INFO, deadlines
+
+from ...host import Caller, HostOptions, UserError
+from .prompts import settings_lines
+
+if TYPE_CHECKING:
+    from ...host import GameRow, Host, Roster
+
+KIND = "organizedcrime"
+REMINDED = ("base", "turn", "bargain", "vote", "vote_sealed", "session", "window", "choice")
+
+
+def host_options(settings: dict[str, Any]) -> HostOptions:
+    pct = float(settings.get("reminder_percent", 50))
+    d = deadlines(settings)
+    long_enough = [d[k] for k in REMINDED if d[k] >= 60]
+    lead = (1 - pct / 100) * min(long_enough) if long_enough and pct < 100 else 0.0
+    return HostOptions(reminder_hours=lead / 3600)  # every clock has its own length: no default needed
+
+
+def settings_of(given: dict[str, Any]) -> dict[str, Any]:
+    """The lobby's settings: what was given, checked by the rules' own settings (ranges, choices)."""
+    chosen = {k: v for k, v in given.items() if v is not None}
+    try:
+        return INFO.settings_from(chosen)
+    except ValueError as exc:
+        raise UserError(f"Organized Crime: {exc}.") from None
+
+
+def lobby_text(game: GameRow, roster: Roster) -> str:
+    names = [roster.name_of(s) for s in roster.seats]
+    lines = [
+        f"**Organized Crime — lobby** (game #{game.id}, host <@{game.host_id}>)",
+        *settings_lines(game.settings),
+        f"Players ({len(names)}/4): " + (", ".join(names) or "nobody yet"),
+        "Join with `/organizedcrime join` (2 to 4 players); the host starts with `/organizedcrime start`.",
+    ]
+    return "\n".join(lines)
+
+
+async def reorder(host: Host, caller: Caller, order: list[int]) -> None:
+    """Seat order = join order (R3); to seat the players as `order` says, each leaves and joins again in
+    that order (the host has no other way to set it). Checked first: exactly the lobby's players."""
+    game = await host.finder.game(caller, KIND)
+    checked: Any = cast(Any, host.finder.require_admin)(game, caller)
+    if inspect.isawaitable(checked):  # a coroutine on hosts that check membership too
+        await checked
+    roster = await host.finder.roster(game.id)
+    members = {p.user_id: p for p in roster.players if p.user_id is not None}
+    if sorted(order) != sorted(members) or len(set(order)) != len(order):
+        raise UserError("`order` must name every player of the lobby once, by mention, in seat order.")
+    if [p.user_id for p in roster.players] == order:
+        return
+    for uid in order:
+        p = members[uid]
+        who = Caller(uid, p.user_name, p.display_name, guild_id=caller.guild_id, channel_id=caller.channel_id)
+        await host.lobby.leave(who, KIND)
+        await host.lobby.join(who, KIND)
+    after = await host.finder.roster(game.id)
+    if [p.user_id for p in after.players] != order:
+        raise UserError("The lobby changed while the seats were being ordered; check it and start again.")

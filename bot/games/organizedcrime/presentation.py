@@ -1,0 +1,266 @@
+"""Organized Crime as people read it: each step's events in words, prompts, reminders, the seat brief.
+
+The channel gets, after each accepted action, one post with that action's public events (split only when
+it would pass Discord's 2,000 characters), the text board and the picture at the end of every move and
+every turn; each seat gets one DM with what only it may know (cards drawn or received, its sealed ballot)
+and the prompt of any decision that now awaits it. Public texts read the public view only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from rules.contract import Pending
+from rules.organizedcrime.game import GAME
+
+from ...host import DM, STATUS, SUBMIT, GameRow, Member, Message, Post, Reminder, Roster, StepView
+from . import names as n
+from .board import alt_text, board_text
+from .events import private_line, public_line, results_text, shuffles_line, turn_heading
+from .names import Names
+from .prompts import deadline_words, title, what_to_do
+
+if TYPE_CHECKING:
+    import discord
+    from discord.ext import commands
+
+    from ...host import Caller, Host
+
+TITLE = "Organized Crime"
+LIMIT = 1900  # a post's content, with room to spare under Discord's 2,000
+PICTURED = {"move_ended", "turn_ended", "turn_began", "game_over"}
+CONTINUED = ("turn", "path", "bargain", "session")  # what a player's own action leads to within his turn
+
+
+def chunks(lines: Sequence[str], limit: int = LIMIT) -> list[str]:
+    """Lines packed into messages of at most `limit` characters (a longer line is cut)."""
+    out: list[str] = []
+    cur: list[str] = []
+    size = 0
+    for line in lines:
+        line = line if len(line) <= limit else line[: limit - 1] + "…"
+        if cur and size + len(line) + 1 > limit:
+            out.append("\n".join(cur))
+            cur, size = [], 0
+        cur.append(line)
+        size += len(line) + 1
+    if cur:
+        out.append("\n".join(cur))
+    return out
+
+
+def names_for(state: Any, roster: Roster) -> tuple[dict[str, Any], Names]:
+    public = GAME.view(state, None)
+    return public, Names(public, roster.name_of)
+
+
+def sealed(game: GameRow) -> bool:
+    return game.settings.get("ballots") == "sealed"
+
+
+class OrganizedCrimePresentation:
+    game = GAME
+
+    def cog(self, host: Host) -> commands.Cog:
+        from .cog import OrganizedCrimeCog
+
+        return OrganizedCrimeCog(host, self)
+
+    def picture(self, view: dict[str, Any]) -> bytes | None:
+        from .picture import render_board
+
+        return render_board(view)
+
+    def dynamic_items(self) -> Sequence[type[discord.ui.DynamicItem[Any]]]:
+        from .panel import OpenPanel, PanelControl
+
+        return (PanelControl, OpenPanel)
+
+    def decision_title(self, pending: Pending) -> str:
+        return title(pending)
+
+    # ---- steps -------------------------------------------------------------------------------------------
+
+    def step_messages(self, view: StepView) -> list[Message]:
+        game, roster = view.game, view.roster
+        public, names = names_for(view.state, roster)
+        kinds = {e.kind for e in view.events}
+        lines: list[str] = []
+        if view.host_action:
+            lines.append("*(the host applied this)*")
+        opening = shuffles_line(list(view.events)) if view.before is None else None
+        if opening:
+            lines.append(opening)
+        for e in view.events:
+            if not e.is_public or (opening and e.kind == "shuffled"):
+                continue
+            if e.kind == "turn_began":
+                d = e.data
+                income = f" — income value {n.money(d['income'])}" if d["income"] else ""
+                lines.append(f"**{turn_heading(d['turn'], d['round'], d['player'], names)}**{income}")
+                continue
+            line = public_line(e, names)
+            if line:
+                lines.append(line)
+            if e.kind == "meeting_called":
+                votes = ", ".join(f"{names.player(seat)} {pl['votes']}" for seat, pl in public["players"].items()
+                                  if pl["alive"])
+                lines.append(f"Votes now (fixed when the vote is called): {votes}.")
+        prompted = self.prompted(view)
+        mentions: list[int] = []
+        if view.pending is not None:
+            for seat in prompted:
+                uid = roster.user_of(seat)
+                if uid is not None:
+                    mentions.append(uid)
+                    short = what_to_do(public, seat, view.pending.decision, names, sealed=sealed(game))
+                    lines.append(f"➡ <@{uid}>, {short}")
+            if prompted:
+                lines.append(deadline_words(view.deadline_at, game.paused))
+        if view.results is not None:
+            lines.append("")
+            lines.append(results_text(view.results, names))
+            lines.extend(hands_lines(view.state, names))
+        pictured = view.before is None or bool(kinds & PICTURED)
+        texts = chunks(lines) or [f"**{TITLE}**"]
+        posts: list[Message] = [Post(text) for text in texts[:-1]]
+        buttons = () if view.results is not None else (STATUS, SUBMIT)
+        last = texts[-1]
+        if pictured:
+            board = board_text(public, names)
+            if len(last) + len(board) + 2 > LIMIT:
+                posts.append(Post(last, mention=tuple(mentions)))
+                mentions, last = [], board
+            else:
+                last = f"{last}\n\n{board}"
+            posts.append(Post(last[:2000], picture=public, alt=alt_text(public, names), mention=tuple(mentions),
+                              buttons=buttons))
+        else:
+            posts.append(Post(last, mention=tuple(mentions), buttons=buttons if prompted else ()))
+        return posts + self._dms(view, public, names, prompted)
+
+    def prompted(self, view: StepView) -> list[str]:
+        """Seats the decision open now newly waits for: not one still awaited as before (a sealed vote
+        losing a voter), nor the player who just acted and goes on within his turn (his own move, his own
+        acquisition meeting), whose answer already says what is next."""
+        pending, before = view.pending, view.before
+        if pending is None or not (view.opened or before is None):
+            return []
+        if before is None:
+            return list(pending.awaited)
+        actors = {a.by for a in view.actions if a.by is not None}
+        changed = before.decision != pending.decision or (
+            before.clock is not None and pending.clock is not None and before.clock.id != pending.clock.id
+        )
+        same_turn = any(c.id.startswith("turn:") and c.id in {b.id for b in before.clocks} for c in pending.clocks)
+        going_on = same_turn and pending.decision in CONTINUED
+        out = []
+        for seat in pending.awaited:
+            waited = seat in before.awaited
+            if (waited and not changed) or (going_on and waited and seat in actors):
+                continue
+            out.append(seat)
+        return out
+
+    def _dms(self, view: StepView, public: dict[str, Any], names: Names, prompted: list[str]) -> list[Message]:
+        game = view.game
+        said: dict[str, list[str]] = {}
+        for e in view.events:
+            if e.is_public:
+                continue
+            for seat in e.audience:
+                line = private_line(e, seat, names)
+                if line:
+                    said.setdefault(seat, []).append(line)
+        out: list[Message] = []
+        for seat in names.order:
+            lines = list(said.get(seat, []))
+            if seat in prompted and view.pending is not None:
+                ask = what_to_do(public, seat, view.pending.decision, names, sealed=sealed(game))
+                lines.append(f"➡ Your move: {ask}")
+                lines.append(deadline_words(view.deadline_at, game.paused))
+            if lines:
+                head = f"**{TITLE}** (<#{game.channel_id}>)"
+                out.append(DM(seat, "\n".join([head, *lines])[:2000], buttons=(STATUS, SUBMIT)))
+        return out
+
+    # ---- outside steps -------------------------------------------------------------------------------------
+
+    def reminder(self, reminder: Reminder) -> list[Message]:
+        game = reminder.game
+        if game.state is None:
+            return []
+        state = GAME.decode_state(game.state)
+        public, names = names_for(state, reminder.roster)
+        return [
+            DM(
+                seat,
+                f"**{TITLE}** (<#{game.channel_id}>): reminder, "
+                f"{what_to_do(public, seat, reminder.pending.decision, names, sealed=sealed(game))}\n"
+                f"{deadline_words(reminder.deadline_at, game.paused)}",
+                buttons=(SUBMIT,),
+            )
+            for seat in reminder.seats
+        ]
+
+    def lobby_closed(self, game: GameRow) -> list[Message]:
+        return [Post(f"**{TITLE}**: the host closed the lobby; no game was played.")]
+
+    def seat_replaced(self, game: GameRow, old: Member, new: Member) -> list[Message]:
+        return [Post(f"**{TITLE}**: {new.display_name} takes over {old.display_name}'s seat.")]
+
+    def lobby_text(self, game: GameRow, roster: Roster) -> str:
+        from .lobby import lobby_text
+
+        return lobby_text(game, roster)
+
+    def brief(self, game: GameRow, roster: Roster, seat: str, state: Any, learned: Sequence[Any]) -> str:
+        """What the new holder of a seat needs: colour, hand, and the decision awaiting it (commands.md)."""
+        lines = [f"**{TITLE}** (<#{game.channel_id}>): you now hold a seat in this game."]
+        if state is None:
+            return "\n".join(lines)
+        own = GAME.view(state, seat)
+        public, names = names_for(state, roster)
+        pl = own["players"].get(seat) or {}
+        lines.append(f"You play **{names.full(seat)}**" + (f", Home Base {pl['base']}" if pl.get("base") is not None
+                                                              else "") + f"; {n.money(pl.get('money', 0))}.")
+        hand = own.get("hand") or {}
+        cards = [*hand.get("power", []), *hand.get("official", [])]
+        lines.append("Your hand: " + (", ".join(n.card(c) for c in cards) or "no card") + ".")
+        pending = GAME.pending(state)
+        if pending is not None and seat in pending.awaited:
+            lines.append(f"➡ Your move: {what_to_do(public, seat, pending.decision, names, sealed=sealed(game))}")
+        del learned
+        return "\n".join(lines)
+
+    # ---- the host's buttons (My status, Submit, History) -----------------------------------------------
+
+    async def status_reply(self, host: Host, caller: Caller, game_id: int) -> Any:
+        from .replies import status_reply
+
+        return await status_reply(host, caller, game_id)
+
+    async def submit_reply(self, host: Host, caller: Caller, game_id: int) -> Any:
+        from .replies import submit_reply
+
+        return await submit_reply(host, caller, game_id)
+
+    async def history_reply(self, host: Host, caller: Caller) -> Any:
+        from .replies import history_reply
+
+        return await history_reply(host, caller)
+
+
+def hands_lines(state: Any, names: Names) -> list[str]:
+    """Every hand, shown only once the game is over (commands.md "At the end")."""
+    lines = ["Hands at the end:"]
+    for seat in names.order:
+        hand = GAME.view(state, seat).get("hand") or {}
+        cards = [*hand.get("power", []), *hand.get("official", [])]
+        lines.append(f"{names.full(seat)}: " + (", ".join(n.card(c) for c in cards) or "no card"))
+    return lines
+
+
+PRESENTATION = OrganizedCrimePresentation()
+__all__ = ["PRESENTATION", "OrganizedCrimePresentation"]

@@ -1,0 +1,183 @@
+"""The command surface of commands.md, one behaviour at a time: refusals that name the rule and change
+nothing, whole commands checked before anything is sent, autocomplete of legal choices only, `move … to`,
+the panel's custom ids and layout, the board, the rules pages, help, and the admin commands' rights."""
+
+from __future__ import annotations
+
+import re
+
+from bot.games.organizedcrime.choices import legal
+from bot.games.organizedcrime.moves import context_of
+from bot.games.organizedcrime.rules_pages import TOPICS
+from rules.organizedcrime.game import GAME
+from tests.support.octable import fixed_chance, oc, state_of, two_player_turn
+from tests.support.table import Table
+
+PANEL_ID = re.compile(r"^oc:panel:\d+:[0-9a-f]{12}:[a-z]+$")
+
+
+def colour(state, seat: str) -> str:
+    return GAME.view(state, None)["players"][seat]["colour"]
+
+
+async def test_refusals_name_the_rule_and_change_nothing(table: Table, monkeypatch) -> None:
+    fixed_chance(monkeypatch, "refusals")
+    t = table
+    state, who, active = await two_player_turn(t)
+    other = next(s for s in who if s != active)
+    before = len(t.posts())
+    reply = await oc(t, who[other], "roll")
+    assert reply.ephemeral and "Not allowed" in reply.text() and "not your turn" in reply.text(), reply.text()
+    assert who[active].name in reply.text(), "names the player whose turn it is, not a seat id"
+    early = await oc(t, who[active], "roll")
+    assert "R34" in early.text() and "Declare a mover before the roll" in early.text()
+    passing = await oc(t, who[active], "pass")
+    assert "R16" in passing.text()
+    junk = await oc(t, who[active], "path", item="fly to the moon")
+    assert "Could not read" in junk.text() or "not an action" in junk.text(), junk.text()
+    await t.idle()
+    assert len(t.posts()) == before, "a refused command posts nothing"
+    assert (await state_of(t)) == state
+
+
+async def test_declare_is_checked_whole_before_anything_is_sent(table: Table, monkeypatch) -> None:
+    fixed_chance(monkeypatch, "declare")
+    t = table
+    state, who, active = await two_player_turn(t)
+    me = colour(state, active)
+    before = len(t.posts())
+    # the second mover is the same piece: the whole command is refused, the first declaration not sent
+    reply = await oc(t, who[active], "declare", piece="boss", direction="right", piece2=f"{me}:0", direction2="left")
+    assert "Not allowed" in reply.text() and "R34" in reply.text(), reply.text()
+    await t.idle()
+    assert len(t.posts()) == before and (await state_of(t))["ts"]["movers"] == []
+    choices = await t.fd.autocomplete(who[active], t.chan, "organizedcrime declare", focused="piece")
+    assert [c["value"] for c in choices] == [f"{me}:0"] and "(Boss)" in choices[0]["name"]
+    other = next(s for s in who if s != active)
+    assert await t.fd.autocomplete(who[other], t.chan, "organizedcrime declare", focused="piece") == []
+    reply = await oc(t, who[active], "declare", piece="boss", direction="right", roll=True)
+    assert "declares" in reply.text() and "rolls" in reply.text() and "Next: move" in reply.text(), reply.text()
+    await t.idle()
+    posts = t.posts()[before:]
+    assert len(posts) == 2 and "declares" in posts[0] and "rolls" in posts[1], "one post per action"
+
+
+async def test_move_to_a_destination_plays_the_whole_path(table: Table, monkeypatch) -> None:
+    fixed_chance(monkeypatch, "move-to")
+    t = table
+    state, who, active = await two_player_turn(t)
+    me = colour(state, active)
+    await oc(t, who[active], "declare", piece="boss", direction="left", roll=True)
+    state = await state_of(t)
+    share = sum(state["ts"]["dice"])
+    shares = await t.fd.autocomplete(who[active], t.chan, "organizedcrime move", focused="share", piece=f"{me}:0")
+    assert [c["value"] for c in shares] == [share]
+    found = await t.fd.autocomplete(who[active], t.chan, "organizedcrime move", focused="to", piece=f"{me}:0",
+                                    share=share)
+    assert found and all(re.match(r"^[oihb]\d{1,2}$", c["value"]) for c in found), found
+    assert all(" (via " in c["name"] for c in found)
+    wrong = await oc(t, who[active], "move", piece=f"{me}:0", share=share, to="o99")
+    assert "not a destination" in wrong.text()
+    target = found[-1]["value"]
+    before = len(t.posts())
+    reply = await oc(t, who[active], "move", piece=f"{me}:0", share=share, to=target)
+    assert f"lands on {target}" in reply.text() or "Next:" in reply.text(), reply.text()
+    await t.idle()
+    posts = t.posts()[before:]
+    assert len(posts) == share + 1, "the move and each step: one post per action"
+    assert f"→ {target}" in posts[-1] and t.fd.channel_messages(t.chan)[-1].attachments, "the board ends the move"
+    state = await state_of(t)
+    assert state["pl"][active]["pieces"][f"{active}:0"] == target
+
+
+async def test_autocomplete_offers_legal_choices_only(table: Table, monkeypatch) -> None:
+    fixed_chance(monkeypatch, "autocomplete")
+    t = table
+    state, who, active = await two_player_turn(t)
+    me = colour(state, active)
+    # no Money card, no Corrupt Official card: nothing to offer
+    assert await t.fd.autocomplete(who[active], t.chan, "organizedcrime cash", focused="card") == []
+    assert await t.fd.autocomplete(who[active], t.chan, "organizedcrime buy official", focused="card") == []
+    counts = await t.fd.autocomplete(who[active], t.chan, "organizedcrime buy hitmen", focused="count")
+    assert [c["value"] for c in counts] == list(range(1, 16)), "$150,000 buys at most 15"
+    await oc(t, who[active], "buy hitmen", count=2)
+    await oc(t, who[active], "declare", piece=f"{me}:1", direction="right", roll=True)
+    await oc(t, who[active], "move", piece=f"{me}:1", share=sum((await state_of(t))["ts"]["dice"]))
+    state = await state_of(t)
+    items = await t.fd.autocomplete(who[active], t.chan, "organizedcrime path", focused="item")
+    turn = await t.bot.host.play.turn(_caller(who[active], t), "organizedcrime")
+    expected = [a for a in legal(context_of(turn)) if a["act"] in ("step", "rub", "hit", "stop")]
+    assert len(items) == len(expected) and all(c["value"].startswith(("step ", "rub ", "hit ", "stop"))
+                                               for c in items)
+    assert all("count 1 of" in c["name"] for c in items if c["value"].startswith("step"))
+    typed = await t.fd.autocomplete(who[active], t.chan, "organizedcrime path", focused="item", item="zzz")
+    assert typed == []
+
+
+def _caller(member, t: Table):
+    from bot.host import Caller
+
+    return Caller(member.id, member.name, member.name, guild_id=t.guild.id, channel_id=t.chan.id)
+
+
+async def test_the_panel_carries_only_nonces_and_fits_discord(table: Table, monkeypatch) -> None:
+    fixed_chance(monkeypatch, "panel")
+    t = table
+    state, who, active = await two_player_turn(t)
+    panel = await oc(t, who[active], "panel")
+    assert panel.ephemeral and "your panel" in panel.text() and "it is your turn" in panel.text()
+    for custom_id in panel.custom_ids():
+        assert PANEL_ID.match(custom_id) and len(custom_id) <= 100, custom_id
+    rows = panel.components
+    assert len(rows) <= 5
+    for select in panel.selects():
+        assert 1 <= len(select["options"]) <= 25
+        assert all(o["value"].isdigit() for o in select["options"]), "menu values are indices, nothing else"
+    labels = [b["label"] for b in panel.buttons()]
+    assert "Refresh" in labels and "Income" not in labels, "income is 0 on the first turn: no button"
+    main = panel.selects()[0]
+    pick = next(o for o in main["options"] if o["label"].startswith("Declare"))
+    panel = await t.fd.select(who[active], panel, main["custom_id"], [pick["value"]])
+    assert "choose the direction" in panel.text()
+    second = panel.selects()[1]
+    assert {o["label"] for o in second["options"]} >= {f"Declare {colour(state, active)}:0 (Boss) right"}
+    choice = next(o for o in second["options"] if o["label"].endswith(" right"))
+    panel = await t.fd.select(who[active], panel, second["custom_id"], [choice["value"]])
+    assert "✅" in panel.text() and "declares" in panel.text()
+    roll = panel.component(label="Roll")
+    panel = await t.fd.click(who[active], panel, roll["custom_id"])
+    assert "rolls" in panel.text() and "Move " in panel.selects()[0]["options"][0]["label"]
+    # an old panel (of a decision now past) answers with the options of now, executing nothing
+    old = panel
+    await oc(t, who[active], "move", piece=f"{colour(state, active)}:0", share=sum((await state_of(t))["ts"]["dice"]))
+    again = await t.fd.click(who[active], old, old.component(label="Refresh")["custom_id"])
+    assert "earlier moment" in again.text() and "now: the move" in again.text()
+
+
+async def test_board_rules_help_and_admin_rights(table: Table, monkeypatch) -> None:
+    fixed_chance(monkeypatch, "board")
+    t = table
+    state, who, active = await two_player_turn(t)
+    board = await oc(t, who[active], "board")
+    assert board.ephemeral and board.attachments and "Decks (face down)" in board.text()
+    assert re.search(r"Turn 1 · Round 1 — (green|yellow|white|red) to play \(\w+\)", board.text())
+    assert board.attachment_info()[0]["description"].startswith("Organized Crime board")
+    before = len(t.fd.channel_messages(t.chan))
+    public = await oc(t, who[active], "board", public=True)
+    assert not public.ephemeral and len(t.fd.channel_messages(t.chan)) == before + 1
+    topics = await t.fd.autocomplete(who[active], t.chan, "organizedcrime rules", focused="topic")
+    assert [c["value"] for c in topics] == list(TOPICS)
+    for topic in TOPICS:
+        page = await oc(t, who[active], "rules", topic=topic)
+        assert page.ephemeral and page.embeds and len(page.embeds[0]["description"]) < 4096
+    unknown = await oc(t, who[active], "rules", topic="chess")
+    assert "The topics" in unknown.text()
+    helped = await oc(t, who[active], "help")
+    assert "/organizedcrime panel" in helped.text()
+    for command in ("admin resolve", "admin pause", "admin end", "admin export"):
+        refused = await oc(t, who[active], command)
+        assert "Only the game's host" in refused.text(), command
+    status = await oc(t, who[active], "status")
+    assert status.ephemeral and "Your hand" in status.text() and "It is up to you" in status.text()
+    host = await oc(t, t.host, "status")
+    assert "hold no seat" in host.text()

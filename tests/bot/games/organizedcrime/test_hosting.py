@@ -1,0 +1,153 @@
+"""Deadlines and the host's tools: a timeout applies the decision's default (R122), `admin resolve` does the
+same at once, pause and resume keep the time left, a reminder DM comes before the deadline, `admin end`
+posts the standing (reason host) and the export still replays, `admin replace` briefs the new holder,
+and a host who plays is warned before exporting."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from random import Random
+
+from rules.organizedcrime.game import GAME
+from tests.bot.games.organizedcrime.test_game import export_replays
+from tests.support.ocdriver import pick_social, play_out
+from tests.support.octable import fixed_chance, oc, open_game, seats, state_of, two_player_turn
+from tests.support.table import Table
+
+
+async def wait_for_post(t: Table, text: str, timeout: float = 5.0) -> str:
+    async def found() -> str | None:
+        await t.bot.wait_idle(timeout=timeout)
+        return next((p for p in reversed(t.posts()) if text in p), None)
+
+    for _ in range(int(timeout / 0.05)):
+        hit = await found()
+        if hit:
+            return hit
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no post with {text!r}: {t.posts()[-3:]}")
+
+
+async def test_a_turn_that_times_out_ends_without_a_roll(table: Table, monkeypatch) -> None:
+    fixed_chance(monkeypatch, "timeout")
+    t = table
+    state, who, active = await two_player_turn(t)
+    other = next(s for s in who if s != active)
+    reply = await oc(t, t.host, "admin deadline", minutes=0.003)
+    assert "New deadline" in reply.text()
+    post = await wait_for_post(t, "Time is up for the turn")
+    colour = GAME.view(state, None)["players"][active]["colour"]
+    assert f"Time is up for the turn ({colour})" in post and f"{colour} runs out of time" in post
+    state = await state_of(t)
+    assert state["active"] == other and state["turn"] == 2, "the next turn began"
+    assert "it is your turn" in t.dm_texts(who[other])[-1], "the next player is prompted by DM"
+    assert any(m.mentions == [who[other].id] for m in t.fd.channel_messages(t.chan)[-1:])
+
+
+async def test_admin_resolve_stops_a_move_where_it_stands(table: Table, monkeypatch) -> None:
+    fixed_chance(monkeypatch, "resolve")
+    t = table
+    state, who, active = await two_player_turn(t)
+    me = GAME.view(state, None)["players"][active]["colour"]
+    await oc(t, who[active], "buy hitmen", count=1)
+    await oc(t, who[active], "declare", piece=f"{me}:0", direction="right", piece2=f"{me}:1", direction2="left",
+             roll=True)
+    state = await state_of(t)
+    share = (sum(state["ts"]["dice"]) + 1) // 2
+    await oc(t, who[active], "move", piece=f"{me}:1", share=share)
+    items = await t.fd.autocomplete(who[active], t.chan, "organizedcrime path", focused="item", item="step")
+    item = items[0]["value"]
+    await oc(t, who[active], "path", item=item)
+    reply = await oc(t, t.host, "admin resolve")
+    assert "Applied the default of the move of turn 1" in reply.text(), reply.text()
+    post = await wait_for_post(t, "Time is up for the move")
+    assert "move stops" in post and "no landing" in post and "forfeits its move" in post
+    assert "(the host applied this)" in post
+
+
+async def test_pause_keeps_the_time_and_resume_restarts_it(table: Table, monkeypatch) -> None:
+    fixed_chance(monkeypatch, "pause")
+    t = table
+    state, who, active = await two_player_turn(t)
+    await oc(t, t.host, "admin deadline", minutes=0.01)
+    paused = await oc(t, t.host, "admin pause")
+    assert "Every clock is stopped" in paused.text()
+    await asyncio.sleep(0.9)
+    await t.idle()
+    assert (await state_of(t))["turn"] == 1, "nothing timed out while paused"
+    status = await oc(t, who[active], "status")
+    assert "The clock is paused" in status.text()
+    resumed = await oc(t, t.host, "admin resume")
+    assert "run again" in resumed.text()
+    await wait_for_post(t, "Time is up for the turn")
+
+
+async def test_a_reminder_comes_before_the_deadline(table: Table, monkeypatch) -> None:
+    fixed_chance(monkeypatch, "remind")
+    t = table
+    state, who, active = await two_player_turn(t)
+    # live pace: the shortest decision of a minute or more is the 2-minute vote; 50% of it is a
+    # minute, so the reminder comes a minute before any deadline (lobby.py)
+    await oc(t, t.host, "admin deadline", minutes=1.02)
+    for _ in range(100):
+        await t.idle()
+        if any("reminder" in d for d in t.dm_texts(who[active])):
+            break
+        await asyncio.sleep(0.05)
+    reminder = next(d for d in t.dm_texts(who[active]) if "reminder" in d)
+    assert "it is your turn" in reminder and "Deadline: <t:" in reminder
+    other = next(s for s in who if s != active)
+    assert not any("reminder" in d for d in t.dm_texts(who[other]))
+
+
+async def test_admin_end_posts_the_standing_and_the_export_replays(table: Table, monkeypatch) -> None:
+    fixed_chance(monkeypatch, "end")
+    t = table
+    names = ["andy", "grunkle", "cara"]
+    await open_game(t, names, bargain_minimum_minutes=0.00001)
+    await play_out(t, Random(2), picker=pick_social, until=lambda st: st["turn"] >= 4)
+    state = await state_of(t)
+    assert state["phase"] not in (None, "over")
+    export = await oc(t, t.host, "admin export")
+    assert "also a player" not in export.text(), "the host holds no seat here"
+    reply = await oc(t, t.host, "admin end")
+    assert "ended" in reply.text()
+    await t.idle()
+    final = t.posts()[-1]
+    assert "the host ended the game" in final and "Standing (votes, money, income)" in final
+    assert "Hands at the end" in final
+    doc = await export_replays(t, ended_by_host=True)
+    assert GAME.replay(doc)["result"] is None, "HOST_END is left out of the file (commands.md)"
+    history = await oc(t, t.players["andy"], "history")
+    assert "ended by the host" in history.text()
+
+
+async def test_replace_and_the_exporting_host_who_plays(table: Table, monkeypatch) -> None:
+    fixed_chance(monkeypatch, "replace")
+    t = table
+    await oc(t, t.host, "new")
+    await oc(t, t.players["andy"], "join")
+    await oc(t, t.host, "join")
+    await oc(t, t.host, "start", order=f"<@{t.host.id}> <@{t.players['andy'].id}>")
+    await t.idle()
+    state = await state_of(t)
+    who = await seats(t)
+    assert who[state["players"][0]] is t.host, "start order: the host takes the first seat"
+    warned = await oc(t, t.host, "admin export")
+    if warned.attachments:  # the host hands the file over: it comes with commands.md's warning
+        assert "You are also a player" in warned.text()
+        json.loads(warned.attachments[0][1])
+    else:  # a host that keeps the record from a seated host while the game runs
+        assert "hold a seat" in warned.text(), warned.text()
+    andy_seat = next(s for s, m in who.items() if m is t.players["andy"])
+    reply = await oc(t, t.host, "admin replace", old=t.players["andy"], new=t.players["eve"])
+    assert "eve now holds andy's seat" in reply.text()
+    await t.idle()
+    brief = t.dm_texts(t.players["eve"])[-1]
+    assert "you now hold a seat" in brief and "Your hand:" in brief
+    if andy_seat in GAME.pending(await state_of(t)).awaited:
+        assert "Your move:" in brief
+    assert "takes over andy's seat" in t.posts()[-1]
+    refused = await oc(t, t.players["andy"], "status")
+    assert "not a player" in refused.text()

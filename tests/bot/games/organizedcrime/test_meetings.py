@@ -1,0 +1,63 @@
+"""Meetings and penalty windows with their clocks, on a game whose seed brings both (four players, sealed
+ballots): the caller cannot call the vote before `bargain_minimum` ("ample time", Q22); the bargaining's
+timeout calls the vote; a penalty window's silence declines (faithful, R122)."""
+
+from __future__ import annotations
+
+import asyncio
+from random import Random
+
+from tests.support.ocdriver import pick_social, play_out
+from tests.support.octable import fixed_chance, oc, open_game, seats, state_of
+from tests.support.table import Table
+
+NAMES = ["andy", "grunkle", "cara", "dev"]
+
+
+async def test_the_vote_waits_for_ample_time_then_the_clock_calls_it(table: Table, monkeypatch) -> None:
+    fixed_chance(monkeypatch, "four-47")
+    t = table
+    await open_game(t, NAMES, ballots="sealed", round_cap=3)
+    await play_out(t, Random(4), panel_share=0.5, picker=pick_social, until=lambda st: st["phase"] == "bargain")
+    state = await state_of(t)
+    who = await seats(t)
+    caller = state["meeting"]["caller"]
+    early = await oc(t, who[caller], "meeting callvote")
+    assert "cannot be called yet" in early.text() and "Q22" in early.text(), early.text()
+    panel = await oc(t, who[caller], "panel")
+    clicked = await t.fd.click(who[caller], panel, panel.component(label="Call vote")["custom_id"])
+    assert "cannot be called yet" in clicked.text()
+    assert (await state_of(t))["phase"] == "bargain"
+    await t.idle()
+    meeting = next(p for p in t.posts() if "asks for" in p and "Bargaining is open" in p)
+    assert "**Meeting 1**" in meeting
+    reply = await oc(t, t.host, "admin resolve")
+    assert "the bargaining of meeting 1" in reply.text()
+    await t.idle()
+    post = t.posts()[-1]
+    assert "Time is up for the bargaining" in post and "Voting order (votes):" in post
+    voters = (await state_of(t))["meeting"]["order"]
+    for seat in voters:
+        assert "vote in meeting 1" in t.dm_texts(who[seat])[-1] and "sealed" in t.dm_texts(who[seat])[-1]
+
+
+async def test_silence_in_the_penalty_window_declines(table: Table, monkeypatch) -> None:
+    fixed_chance(monkeypatch, "four-47")
+    t = table
+    await open_game(t, NAMES, ballots="sealed", round_cap=3, window_seconds=0.4, bargain_minimum_minutes=0.00001)
+    await play_out(t, Random(4), panel_share=0.5, picker=pick_social,
+                   until=lambda st: st["phase"] == "penalty_window")
+    state = await state_of(t)
+    offended = [o["player"] for o in state["window"]["offended"]]
+    who = await seats(t)
+    await t.idle()
+    window = next(p for p in reversed(t.posts()) if "Penalty window" in p)
+    assert all(f"<@{who[s].id}>" in window for s in offended)
+    for _ in range(60):
+        await t.idle()
+        if (await state_of(t))["phase"] != "penalty_window":
+            break
+        await asyncio.sleep(0.05)
+    await t.idle()
+    posts = "\n".join(t.posts()[-4:])
+    assert "Time is up for the penalty window" in posts and "declines to call a penalty (no answer in time)" in posts
