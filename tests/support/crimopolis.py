@@ -55,7 +55,7 @@ class CpTable:
 
     async def idle(self) -> None:
         await self.bot.wait_idle(timeout=10)
-        await self.fd.settle()
+        await self.fd.settle(quiet=0.01)
 
     async def cmd(self, who: Any, command: str, *, dm: bool = False, **options: Any) -> Any:
         channel = self.fd.dm_channel(who) if dm else self.chan
@@ -209,7 +209,7 @@ class Driver:
     by: dict[str, int] = field(default_factory=dict)
     findings: list[str] = field(default_factory=list)
     seen_posts: int = 0
-    seen_private: dict[str, int] = field(default_factory=dict)
+    seen_private: set[tuple[int, int]] = field(default_factory=set)
 
     async def member_of(self, seat: str) -> tuple[str, Any]:
         names = await self.t.seat_names()
@@ -237,7 +237,7 @@ class Driver:
         before_version = (await t.game_row())["version"]
         if how == "panel" and not await self.via_panel(member, move):
             how = "command"
-        if how == "prompt" and not await self.via_prompt(member, move, seats):
+        if how == "prompt" and not await self.via_prompt(member, move, seats, pending.decision):
             how = "command"
         if how in ("command", "act"):
             await self.via_command(member, move, seats, act=how == "act")
@@ -299,22 +299,48 @@ class Driver:
         assert "✅" in done.text(), f"{move}: {done.text()}"
         return True
 
-    async def via_prompt(self, member: Any, move: dict[str, Any], seats: dict[str, str]) -> bool:
-        """A decision's buttons (or its select), opened by the host's Submit button on my DM or the board."""
+    async def via_prompt(self, member: Any, move: dict[str, Any], seats: dict[str, str], decision: str) -> bool:
+        """A decision's buttons (or its select and Submit): opened by the host's Submit button on my last DM
+        (reaction and setup prompts), else by /crimopolis panel."""
         from bot.games.crimopolis.choices import describe
         from bot.games.crimopolis.names import Names
 
         fd = self.t.fd
-        reply = await self.t.cmd(member, "panel")
+        dm = next(
+            (m for m in reversed(fd.dms(member)) if any(c.startswith("host:submit:") for c in m.custom_ids())), None
+        )
+        if decision in ("react", "setup_hq", "setup_tile") and dm is not None and self.rng.random() < 0.7:
+            submit = next(c for c in dm.custom_ids() if c.startswith("host:submit:"))
+            reply = await fd.click(member, dm, submit)
+            self.by["dm_submit"] = self.by.get("dm_submit", 0) + 1
+        else:
+            reply = await self.t.cmd(member, "panel")
         state = await self.t.state()
         seat = next(s for s, n in seats.items() if self.t.players[n] is member)
-        label = describe(move, state, seat, Names(self.name_of(seats), GAME.view(state, None)))[:80]
+        name = describe(move, state, seat, Names(self.name_of(seats), GAME.view(state, None)))
         for comp in reply.buttons():
-            if comp.get("label") == label:
+            if comp.get("label") == name[:80]:
                 done = await fd.click(member, reply, comp["custom_id"])
                 assert "✅" in done.text(), f"{move}: {done.text()}"
                 return True
-        return False
+        pick = next((c for c in reply.custom_ids() if c.endswith(":pick")), None)
+        if pick is None:
+            return False
+        for _ in range(30):
+            options = reply.component(pick)["options"]
+            value = next((o["value"] for o in options if o["label"] == name[:100]), None)
+            if value is not None:
+                break
+            if not any(o["value"] == "__more__" for o in options):
+                return False
+            reply = await fd.select(member, reply, pick, ["__more__"])
+        else:
+            return False
+        reply = await fd.select(member, reply, pick, [value])
+        go = next(c for c in reply.custom_ids() if c.endswith(":go"))
+        done = await fd.click(member, reply, go)
+        assert "✅" in done.text(), f"{move}: {done.text()}"
+        return True
 
     async def scan_new(self, step_private: set[str]) -> None:
         """Everything public, and every member's new DMs and ephemerals, since the last scan: no card in
@@ -327,16 +353,20 @@ class Driver:
             texts += [a.get("description") or "" for a in msg.attachment_info()]
             for text in texts:
                 self.findings += self.secrets.scan(text, "public")
-                self.findings += [f"public: {c} drawn/kept/aborted: {text[:120]!r}" for c in CARD.findall(text) if c in step_private]
+                leaked = [c for c in CARD.findall(text) if c in step_private]
+                self.findings += [f"public: {c} was drawn, kept or aborted: {text[:120]!r}" for c in leaked]
         self.seen_posts = len(posts)
         seats = await t.seat_names()
         for seat, name in seats.items():
             member = t.players[name]
-            mine = [*t.fd.dms(member), *t.fd.ephemerals(member)]
-            for msg in mine[self.seen_private.get(name, 0) :]:
-                for text in [msg.text(), *component_texts(msg.components)]:
+            for msg in [*t.fd.dms(member), *t.fd.ephemerals(member)]:
+                texts = [msg.text(), *component_texts(msg.components)]
+                key = (msg.id, hash(tuple(texts)))  # a panel is edited in place: its new content is scanned
+                if key in self.seen_private:
+                    continue
+                self.seen_private.add(key)
+                for text in texts:
                     self.findings += self.secrets.scan(text, f"{name}'s DM or ephemeral", viewer=seat)
-            self.seen_private[name] = len(mine)
 
 
 def component_texts(components: list[dict[str, Any]]) -> list[str]:

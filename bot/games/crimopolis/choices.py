@@ -52,23 +52,24 @@ class Choice:
 
 
 class LegalCache:
-    """Legal actions by (game id, state version, seat); a few hundred entries at most."""
+    """Legal actions by (game id, state version, seat); a few hundred entries at most. An entry keeps the state
+    it was computed from and counts only for that very object (two databases in one process reuse game ids)."""
 
     def __init__(self, size: int = 512) -> None:
         self.size = size
-        self._items: OrderedDict[tuple[int, int, str], list[dict[str, Any]]] = OrderedDict()
+        self._items: OrderedDict[tuple[int, int, str], tuple[Any, list[dict[str, Any]]]] = OrderedDict()
 
     def get(self, game_id: int, version: int, seat: str, state: Any) -> list[dict[str, Any]]:
         key = (game_id, version, seat)
         found = self._items.get(key)
-        if found is None:
-            found = legal_actions(GAME.content, state, seat)
-            self._items[key] = found
-            if len(self._items) > self.size:
-                self._items.popitem(last=False)
-        else:
+        if found is not None and found[0] is state:
             self._items.move_to_end(key)
-        return found
+            return found[1]
+        actions = legal_actions(GAME.content, state, seat)
+        self._items[key] = (state, actions)
+        if len(self._items) > self.size:
+            self._items.popitem(last=False)
+        return actions
 
 
 LEGAL = LegalCache()

@@ -22,7 +22,7 @@ from rules.crimopolis import GAME
 from ...host import GAME_HELP, HostOptions, Member, Turn, UserError, answer, caller_of, game_choices, timestamp
 from . import moves, rules_pages, texts
 from .choices import LEGAL, MAX, choices, distinct, pick
-from .names import Names
+from .names import Names, hours
 from .notation import parse_fortunes, parse_sources, sources_text
 from .panel import open_screen, view_of
 from .prefs import CHOICES as PREF_CHOICES
@@ -180,7 +180,7 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         if turn is not None and pending is not None and turn.seat in pending.awaited:
             view = GAME.view(turn.state, None)
             left = view["turn"]["hours"] if view.get("turn") else 0
-            tail = f"Your turn goes on: {texts.hours(left)} left this turn (/crimopolis panel for menus)."
+            tail = f"Your turn goes on: {hours(left)} left this turn (/crimopolis panel for menus)."
         else:
             board_now = await self.host.reports.board(moves.by_id(caller), KIND, str(game_id))
             if board_now.public is None or board_now.game.pending is None:

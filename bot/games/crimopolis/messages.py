@@ -62,8 +62,8 @@ def turn_number(pending: Pending | None) -> int | None:
 
 def log_heading(view: StepView, public: Mapping[str, Any], events: Sequence[Event]) -> str:
     turn = turn_number(view.before)
-    if turn is None and public.get("turn"):
-        turn = public["turn"]["number"]
+    if turn is None and view.before is None and public.get("turn"):
+        turn = public["turn"]["number"]  # a setup that ran into turn 1 by itself
     if turn is None:
         return f"{texts.TITLE} — setup"
     return f"{texts.TITLE} — turn {turn}"

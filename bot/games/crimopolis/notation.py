@@ -31,8 +31,8 @@ _CARD = re.compile(r"^[jnf]\d{2}$", re.IGNORECASE)
 _TILE = re.compile(r"^(t\d{2}|hq_[a-z]+|sh_[a-z]+)$", re.IGNORECASE)
 _SOURCE = re.compile(r"^(?P<street>[hv]:-?\d+,-?\d+)=(?P<n>\d+)$", re.IGNORECASE)
 _SIDE_SOURCE = re.compile(r"^(?P<side>[nesw])=(?P<n>\d+)$", re.IGNORECASE)
-WORDS = ("place", "recruit", "move", "occupy", "takeover", "job", "abort", "keep", "invest", "fortune")
-WORDS += ("redraw", "end", "explore", "target", "react", "destiny")
+WORDS: tuple[str, ...] = ("place", "recruit", "move", "occupy", "takeover", "job", "abort", "keep", "invest")
+WORDS += ("fortune", "redraw", "end", "explore", "target", "react", "destiny")
 
 
 def card_id(text: str) -> str:

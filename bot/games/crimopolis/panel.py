@@ -77,13 +77,13 @@ async def screen_for(
     found = answer_choices(actions, state, seat, n, roster.name_of)
     data = {"mode": "answer", "version": game.version, "answers": [c.value for c in found], "apage": 0, "pick": None}
     row = await host.panels.open(game, user_id, data)
-    head = f"{top}**{texts.TITLE}**: {texts.decision_words(public['pending'])}; {when}."
+    head = f"{top}{texts.TITLE}: {texts.decision_words(public['pending'])}; {when}."
     return answer_screen(game.id, row.nonce, found, data, head)
 
 
 def turn_head(public: dict[str, Any]) -> str:
     turn = public["turn"]
-    return f"**{texts.TITLE} — your turn {turn['number']}**: {hours(turn['hours'])} left this turn"
+    return f"{texts.TITLE} — **your turn {turn['number']}**: {hours(turn['hours'])} left this turn"
 
 
 # ---- a click -----------------------------------------------------------------------------------------
@@ -153,7 +153,7 @@ async def click(host: Host, caller: Caller, game_id: int, nonce: str, part: str,
     public = GAME.view(state, None)
     n = Names(roster.name_of, public)
     found = answer_choices(actions, state, seat, n, roster.name_of)
-    head = f"**{texts.TITLE}**: {texts.decision_words(public['pending'])}."
+    head = f"{texts.TITLE}: {texts.decision_words(public['pending'])}."
     return answer_screen(game_id, nonce, found, data, head)
 
 
@@ -226,7 +226,8 @@ class PanelControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLA
     async def callback(self, interaction: discord.Interaction) -> None:
         # discord.py only logs a dynamic item's exceptions, so every outcome is answered here.
         host: Host = interaction.client.host  # type: ignore[attr-defined]
-        values = [str(v) for v in (interaction.data or {}).get("values", [])]  # type: ignore[union-attr]
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [str(v) for v in data.get("values") or []]
         # Answered by editing the panel in one response (no deferral): a click costs one engine step and a
         # few reads, far below Discord's 3 seconds, and a deferred update would cost a second request.
         try:

@@ -347,6 +347,7 @@ def _sample() -> dict[str, Any]:
             break
         seat = pending.awaited[0]
         move = GAME.random_move(state, seat, rng)
+        assert move is not None
         state = GAME.step(state, [Action(seat, move)], SeededChance("x")).state
     return {**GAME.view(state, None), "names": {"p1": "ann", "p2": "ben", "p3": "cat"}}
 

@@ -31,7 +31,7 @@ async def status_text(host: Host, caller: Caller, game_opt: str | None) -> str:
 
     status = await host.reports.status(caller, KIND, game_opt)
     game, roster, seat = status.game, status.roster, status.seat
-    lines = [f"**{texts.TITLE} — your status** (game #{game.id} in <#{game.channel_id}>)"]
+    lines = [f"{texts.TITLE} — **your status** (game #{game.id} in <#{game.channel_id}>)"]
     if seat is None:
         lines.append("You host this game and hold no seat.")
         return "\n".join(lines)
@@ -102,10 +102,10 @@ async def board(host: Host, caller: Caller, game_opt: str | None) -> tuple[list[
     game, roster = found.game, found.roster
     if found.public is None:
         names = ", ".join(roster.name_of(s) for s in roster.seats) or "nobody yet"
-        return [f"**{texts.TITLE} — lobby** ({len(roster)}/5): {names}"], None, ""
+        return [f"{texts.TITLE} — **lobby** ({len(roster)}/5): {names}"], None, ""
     public = found.public
     n = Names(roster.name_of, public)
-    heading = f"**{texts.TITLE} — the board** (game #{game.id})"
+    heading = f"{texts.TITLE} — **the board** (game #{game.id})"
     parts = texts.board_text(public, n, heading, found.clock.deadline_at, game.paused)
     return parts, picture_view(public, n), texts.board_alt(public, n)
 

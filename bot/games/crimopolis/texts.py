@@ -132,7 +132,7 @@ def event_line(e: Event, n: Names) -> str | None:
     if kind == "final_round":
         return f"🔔 **Final round**: {who} reached the target; the game ends after {n.who(d['last'])}'s turn."
     if kind == "abort":
-        return f"{who} aborts a job ({hours(d['hours'])}) and draws two to keep one."
+        return f"{who} aborts a job ({hours(d['hours'])}) to draw two and keep one."
     if kind == "keep":
         return f"{who} keeps one job and puts the other back on top of the job deck."
     if kind == "invest":
