@@ -102,7 +102,7 @@ async def start_game(host: Host, caller: Caller, game_opt: str | None, *, game_i
     first = None
     if wanted:
         first = roster.seat_of(int(wanted))
-        if first is None:
+        if first is None and len(roster) >= GAME.info.min_players:  # too few players: the host says so
             raise UserError(f"<@{wanted}> was chosen to start but has not joined: they join, or open a new lobby.")
     advance, _ = await host.lobby.start(caller, KIND, game_opt, {"first_player": first}, game_id=game_id)
     return advance

@@ -226,11 +226,15 @@ class _Canvas:
         cx, cy = (left + right) / 2, (top + bottom) / 2
         size = max(9, self.t // 9)
         if b["kind"] == "city":
-            label = "/".join(nm.location_name(n) for n in b["names"])
+            labels = [nm.location_name(n) for n in b["names"]]
+            one = "/".join(labels)
+            if len(labels) > 1 and _font(size * SCALE).getlength(one) <= (right - left - 4) * SCALE:
+                labels = [one]
         else:
             owner = names.get(b["owner"], b["owner"] or "")
-            label = ("HQ " if b["kind"] == "headquarters" else "SH ") + str(owner)[:12]
-        self.text((cx, top + 4), _fit(label, size, right - left - 4), size, INK, anchor="ma")
+            labels = [("HQ " if b["kind"] == "headquarters" else "SH ") + str(owner)[:12]]
+        for i, label in enumerate(labels):
+            self.text((cx, top + 4 + i * (size + 3)), _fit(label, size, right - left - 4), size, INK, anchor="ma")
         for seat, count in b["gangsters"].items():
             colour = self.view["players"].get(seat, {}).get("color", "")
             self.counter((cx, cy + size / 2), colour, count)
