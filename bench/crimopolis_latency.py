@@ -215,8 +215,10 @@ def report(label: str, res: dict[str, list[float]]) -> None:
         xs = res.get(kind) or []
         if not xs:
             continue
-        ratio = "" if kind == "ping" else (
-            f"  ratio to floor: p50 x{statistics.median(xs) / floor50:.2f}, p99 x{pct(xs, 0.99) / floor:.2f}"
+        ratio = (
+            ""
+            if kind == "ping"
+            else (f"  ratio to floor: p50 x{statistics.median(xs) / floor50:.2f}, p99 x{pct(xs, 0.99) / floor:.2f}")
         )
         print(f"    {names[kind]:24s} {summary(xs)}{ratio}")
 
@@ -234,8 +236,10 @@ async def scenario(n_games: int, samples: int, rng_seed: int) -> None:
             bot = BotProcess(fd, db_path)
             info = await bot.start()
             quiet_driver_gc()
-            print(f"\n== {n_games} game(s) in turn play ({SEATS * n_games} players); seeded in {seeded:.1f} s, "
-                  f"bot ready in {info['ready']:.2f} s ==")
+            print(
+                f"\n== {n_games} game(s) in turn play ({SEATS * n_games} players); seeded in {seeded:.1f} s, "
+                f"bot ready in {info['ready']:.2f} s =="
+            )
             try:
                 drv = Driver(probe, spots, db_path, rng)
                 await drv.sequential(max(10, samples // 10))  # warm-up

@@ -360,11 +360,11 @@ class Driver:
         for seat, name in seats.items():
             member = t.players[name]
             for msg in [*t.fd.dms(member), *t.fd.ephemerals(member)]:
-                texts = [msg.text(), *component_texts(msg.components)]
-                key = (msg.id, hash(tuple(texts)))  # a panel is edited in place: its new content is scanned
+                key = (msg.id, len(msg.history))  # a panel is edited in place: its new content is scanned
                 if key in self.seen_private:
                     continue
                 self.seen_private.add(key)
+                texts = [msg.text(), *component_texts(msg.components)]
                 for text in texts:
                     self.findings += self.secrets.scan(text, f"{name}'s DM or ephemeral", viewer=seat)
 

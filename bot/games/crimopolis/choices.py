@@ -75,6 +75,34 @@ class LegalCache:
 LEGAL = LegalCache()
 
 
+class ChoiceCache:
+    """Named and ordered choices by (game, version, seat, the seats' shown names): autocomplete answers from
+    memory while a decision is open (commands.md: computed when the decision opened)."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[Any, ...], tuple[Any, list[Choice]]] = OrderedDict()
+
+    def get(self, game_id: int, version: int, seat: str, state: Any, roster: Any) -> list[Choice]:
+        names = tuple(roster.name_of(s) for s in roster.seats)
+        key = (game_id, version, seat, names)
+        found = self._items.get(key)
+        if found is not None and found[0] is state:
+            self._items.move_to_end(key)
+            return found[1]
+        from .names import Names
+
+        actions = LEGAL.get(game_id, version, seat, state)
+        made = choices(actions, state, seat, Names(roster.name_of, GAME.view(state, None)), roster.name_of)
+        self._items[key] = (state, made)
+        if len(self._items) > self.size:
+            self._items.popitem(last=False)
+        return made
+
+
+CHOICES = ChoiceCache()
+
+
 def rank(action: Mapping[str, Any]) -> int:
     kind = str(action["kind"])
     return ORDER.index(kind) if kind in ORDER else 0  # every other kind answers a decision

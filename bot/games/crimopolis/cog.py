@@ -21,10 +21,10 @@ from rules.crimopolis import GAME
 
 from ...host import GAME_HELP, HostOptions, Member, Turn, UserError, answer, caller_of, game_choices, timestamp
 from . import moves, rules_pages, texts
-from .choices import LEGAL, MAX, choices, distinct, pick
+from .choices import CHOICES, LEGAL, MAX, choices, distinct, pick
 from .names import Names, hours
 from .notation import parse_fortunes, parse_sources, sources_text
-from .panel import open_screen, view_of
+from .panel import open_screen, screen_for, view_of
 from .prefs import CHOICES as PREF_CHOICES
 from .prefs import WORDS as PREF_WORDS
 from .reports import board, history_embed, status_text
@@ -165,29 +165,36 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         """Defer (Discord's 3 seconds), send the action, answer with what was done and what follows."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         caller = caller_of(interaction)
-        played = await moves.play(self.host, caller, build, game)
-        await self._after(interaction, caller, played)
+        played, fresh = await moves.play_now(self.host, caller, build, game)
+        await self._after(interaction, caller, played, fresh)
 
-    async def _after(self, interaction: discord.Interaction, caller: Caller, played: Played) -> None:
+    async def _after(self, interaction: discord.Interaction, caller: Caller, played: Played, fresh: bool) -> None:
+        """What was done, then what follows: the caller's next decision (with its buttons) or whose it is."""
         done = moves.done_text(played)
-        game_id = played.turn.game.id
-        turn = await self.host.play.turn(moves.by_id(caller), KIND, str(game_id))
-        pending = None if turn is None else turn.game.pending
-        if turn is not None and pending is not None and turn.seat in pending.awaited and pending.decision != "turn":
-            screen = await open_screen(self.host, moves.by_id(caller), str(game_id), note=done)
+        game_id, seat = played.turn.game.id, played.turn.seat
+        if fresh and played.advance is not None:  # the step is the game as it is: no read needed
+            game, state = played.advance.game, played.advance.state
+        else:
+            turn = await self.host.play.turn(moves.by_id(caller), KIND, str(game_id))
+            if turn is None:
+                await answer(interaction, f"{done}\nThe game is over: the scores are posted in the channel.")
+                return
+            game, state = turn.game, turn.state
+        pending = game.pending
+        if pending is None:
+            await answer(interaction, f"{done}\nThe game is over: the scores are posted in the channel.")
+            return
+        if seat in pending.awaited and pending.decision != "turn":
+            screen = await screen_for(self.host, caller.user_id, game, played.turn.roster, seat, state, done)
             await answer(interaction, screen.text, view=view_of(screen))
             return
-        if turn is not None and pending is not None and turn.seat in pending.awaited:
-            view = GAME.view(turn.state, None)
-            left = view["turn"]["hours"] if view.get("turn") else 0
+        public = GAME.view(state, None)
+        if seat in pending.awaited:
+            left = public["turn"]["hours"] if public.get("turn") else 0
             tail = f"Your turn goes on: {hours(left)} left this turn (/crimopolis panel for menus)."
         else:
-            board_now = await self.host.reports.board(moves.by_id(caller), KIND, str(game_id))
-            if board_now.public is None or board_now.game.pending is None:
-                tail = "The game is over: the scores are posted in the channel."
-            else:
-                n = Names(board_now.roster.name_of, board_now.public)
-                tail = texts.turn_line(board_now.public, n, board_now.clock.deadline_at, board_now.game.paused)
+            clock = await self.host.reports.clock_of(game)
+            tail = texts.turn_line(public, Names(played.turn.roster.name_of, public), clock.deadline_at, game.paused)
         await answer(interaction, f"{done}\n{tail}")
 
     # ---- lobby -------------------------------------------------------------------------------------------
@@ -295,8 +302,9 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
             found = await self._legal(interaction)
             if found is None:
                 return []
-            turn, actions, n = found
-            listed = pick(choices(actions, turn.state, turn.seat, n, turn.roster.name_of), current, MAX)
+            turn = found[0]
+            every = CHOICES.get(turn.game.id, turn.game.version, turn.seat, turn.state, turn.roster)
+            listed = pick(every, current, MAX)
             return [Choice(name=c.name, value=c.value) for c in listed]
         except Exception:
             log.debug("action autocomplete gave nothing", exc_info=True)

@@ -48,7 +48,9 @@ def step_messages(view: StepView, public: Mapping[str, Any], prefs: Mapping[str,
     if first_turn is not None or view.pending is None:
         out += board_posts(view, public, n, after)
     if view.results is not None:
-        out.append(Post(results_text(view, public, n), buttons=("history",)))
+        parts = results_posts(view, public, n)
+        out += [Post(text) for text in parts[:-1]]
+        out.append(Post(parts[-1], buttons=("history",)))
     out += private_dms(view, public, n, prefs)
     return out
 
@@ -102,13 +104,14 @@ def start_text(view: StepView, public: Mapping[str, Any], n: Names) -> str:
     return "\n".join(lines)
 
 
-def results_text(view: StepView, public: Mapping[str, Any], n: Names) -> str:
+def results_posts(view: StepView, public: Mapping[str, Any], n: Names) -> list[str]:
+    """The scoring table, the ranking and the winners (and the hands, with the host's reveal)."""
     results = view.results or {}
-    lines = [f"{texts.TITLE} — final scoring", *texts.results_lines(results, public, n)]
+    lines = texts.results_lines(results, public, n)
     if view.game.options.reveal:
         hands = [(seat, hand_of(view, seat)) for seat in seat_order(public)]
         lines += texts.reveal_lines(hands, n)
-    return "\n".join(texts.chunks(lines, limit=4000))[:2000]
+    return texts.chunks(lines, f"{texts.TITLE} — final scoring")
 
 
 # ---- DMs ---------------------------------------------------------------------------------------------
@@ -128,7 +131,7 @@ def private_dms(view: StepView, public: Mapping[str, Any], n: Names, prefs: Mapp
     start = next((e for e in view.events if e.kind == "turn_start"), None)
     if start is not None and view.pending is not None:
         seat = start.data["player"]
-        said.setdefault(seat, []).append(your_turn(view, public, n, start))
+        said.setdefault(seat, []).extend(your_turn(view, public, n, start))
         buttons[seat] = (STATUS, SUBMIT)
     pending = view.pending
     if pending is not None and view.opened:
@@ -145,7 +148,9 @@ def private_dms(view: StepView, public: Mapping[str, Any], n: Names, prefs: Mapp
     out: list[Message] = []
     for seat in seat_order(public):
         if seat in said:
-            out.append(DM(seat, texts.chunks([where(view), *said[seat]])[0], buttons=buttons.get(seat, ())))
+            parts = texts.chunks(said[seat], where(view))
+            out += [DM(seat, text) for text in parts[:-1]]
+            out.append(DM(seat, parts[-1], buttons=buttons.get(seat, ())))  # the buttons under the last part
     return out
 
 
@@ -155,7 +160,7 @@ def deadline_words(view: StepView) -> str:
     return f"deadline {timestamp(view.deadline_at)}"
 
 
-def your_turn(view: StepView, public: Mapping[str, Any], n: Names, start: Event) -> str:
+def your_turn(view: StepView, public: Mapping[str, Any], n: Names, start: Event) -> list[str]:
     executed = [e.data["card"] for e in view.events if e.kind == "destiny_executed"]
     turn = public["turn"] or {}
     lines = [f"**Your turn {start.data['number']}**: a budget of {hours(start.data['hours'])}."]
@@ -164,7 +169,7 @@ def your_turn(view: StepView, public: Mapping[str, Any], n: Names, start: Event)
     lines.append(f"You have {hours(turn.get('hours', 0))} left this turn; {deadline_words(view)}.")
     lines += texts.hand_lines(hand_of(view, start.data["player"]))
     lines.append("Act with /crimopolis panel (menus) or the commands (/crimopolis move, job, end, ...).")
-    return "\n".join(lines)
+    return lines
 
 
 def hand_of(view: StepView, seat: str) -> dict[str, Any]:

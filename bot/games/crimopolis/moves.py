@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -11,16 +12,17 @@ from typing import TYPE_CHECKING, Any
 from rules.crimopolis import GAME
 from rules.crimopolis.actions import needed_params
 
-from ...host import Caller, Played, Turn, UserError
+from ...host import Caller, Played, Refused, Turn, UserError
 from . import texts
 from .choices import describe
 from .names import Names
-from .notation import parse, with_param
+from .notation import format_action, parse, with_param
 
 if TYPE_CHECKING:
     from ...host import Host
 
 KIND = "crimopolis"
+SEAT = re.compile(r"\bp[1-5]\b")
 Build = Callable[[Turn], dict[str, Any]]
 
 
@@ -48,13 +50,45 @@ def by_id(caller: Caller) -> Caller:
 
 
 async def play(host: Host, caller: Caller, build: Build, game_opt: str | None) -> Played:
-    """The caller's action for the open decision; auto-answered reaction windows it opened are settled too."""
+    """The caller's action for the open decision; auto-answered reaction windows it opened are settled too.
+    A refusal says which action was refused and why (the rules' message names the rule), players by name."""
+    played, _ = await play_now(host, caller, build, game_opt)
+    return played
+
+
+async def play_now(host: Host, caller: Caller, build: Build, game_opt: str | None) -> tuple[Played, bool]:
+    """`play`, and whether its step is still the game as it is (no reaction was answered after it)."""
     from .presentation import PRESENTATION
 
-    played = await host.play.submit(caller, KIND, build, game_opt)
-    if played.advance is not None:
-        await PRESENTATION.settle(played.advance.game.id)
-    return played
+    seen: dict[str, Any] = {}
+
+    def tracked(turn: Turn) -> dict[str, Any]:
+        seen["names"] = turn.roster.name_of
+        move = build(turn)
+        seen["move"] = move
+        return move
+
+    try:
+        played = await host.play.submit(caller, KIND, tracked, game_opt)
+    except Refused as error:
+        raise Refused(error.code, refusal_text(error.message, seen)) from None
+    moved_on = played.advance is not None and await PRESENTATION.settle(played.advance.game.id)
+    return played, played.advance is not None and not moved_on
+
+
+def refusal_text(message: str, seen: dict[str, Any]) -> str:
+    """`move 0,0 h:0,1 2`: <the rules' reason>, with seat ids (p1 ...) given as the players' names."""
+    name = seen.get("names")
+    if name is not None:
+        message = SEAT.sub(lambda m: str(name(m.group(0))), message)
+    move = seen.get("move")
+    if move is None:
+        return message
+    try:
+        shown = format_action(move, name or str)
+    except (KeyError, TypeError):  # a move the notation cannot write back (a malformed one)
+        return message
+    return f"`{shown}` — {message}"
 
 
 def done_text(played: Played) -> str:

@@ -142,14 +142,18 @@ class CrimopolisPresentation:
         except Exception as error:  # a window answered or closed meanwhile: nothing to do
             log.debug("game %s: no automatic reaction (%s)", game_id, type(error).__name__)
 
-    async def settle(self, game_id: int) -> None:
-        """Wait for the reactions the bot is answering in this game (so a reply shows what follows them)."""
+    async def settle(self, game_id: int) -> bool:
+        """Wait for the reactions the bot is answering in this game (so a reply shows what follows them);
+        True when there were any."""
         current = asyncio.current_task()
+        waited = False
         for _ in range(20):
             tasks = {t for t in self._auto.get(game_id, set()) if t is not current and not t.done()}
             if not tasks:
-                return
+                break
+            waited = True
             await asyncio.gather(*tasks, return_exceptions=True)
+        return waited
 
     # ---- outside steps -----------------------------------------------------------------------------------
 

@@ -341,10 +341,12 @@ def results_lines(results: Mapping[str, Any], view: Mapping[str, Any], n: Names)
 
 
 def hand_lines(private: Mapping[str, Any]) -> list[str]:
+    """The seat's jobs and fortunes by id and title with what they do (a line each, so long hands split well)."""
     jobs = [nm.job_detail(c) for c in private.get("jobs") or []]
-    fortunes = [nm.fortune_detail(c) for c in private.get("fortunes") or []]
+    fortunes = [f"- {nm.fortune_detail(c)}" for c in private.get("fortunes") or []]
     lines = ["Your jobs: " + ("; ".join(jobs) if jobs else "none")]
-    lines.append("Your fortunes: " + ("; ".join(fortunes) if fortunes else "none"))
+    lines.append("Your fortunes:" + ("" if fortunes else " none"))
+    lines += fortunes
     drawn = private.get("drawn") or []
     if drawn:
         lines.append("To keep one of: " + "; ".join(nm.job_detail(c) for c in drawn))

@@ -157,7 +157,7 @@ async def test_board_status_and_autocomplete(cp: CpTable, fixed_seed: None) -> N
     garbage = await t.cmd(member, "act", action="fly to the moon")
     assert "Could not read" in garbage.text()
     not_yours = await t.cmd(other, "end")
-    assert "not_your_turn" in not_yours.text() or "not yours" in not_yours.text()
+    assert f"`end` — It is {name}'s decision, not yours (R108)" in not_yours.text(), not_yours.text()
     export = await t.cmd(t.players["ann"], "admin export")
     assert "Only the game's host" in export.text(), "the export holds every secret: host only"
     host_export = await t.cmd(t.host, "admin export")

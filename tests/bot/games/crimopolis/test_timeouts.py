@@ -57,7 +57,7 @@ async def test_setup_defaults_and_a_reaction_timeout(cp: CpTable, fixed_seed: No
     assert "default" in reply.text()
     await t.idle()
     first = state.revealed[0]
-    assert any(f"places" in p and first in p for p in t.posts()[-2:]), "the default: the first revealed tile"
+    assert any("places" in p and first in p for p in t.posts()[-2:]), "the default: the first revealed tile"
     driver = Driver(t, random.Random(2))
     while GAME.pending(await t.state()).decision != "react":
         assert await driver.step(), "a reaction window opens"
