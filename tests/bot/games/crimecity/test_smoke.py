@@ -7,7 +7,7 @@ from tests.support.table import NAMES, Table
 
 async def test_lobby_and_draft_open(table: Table) -> None:
     commands = table.fd.commands()
-    assert [c["name"] for c in commands] == ["crimecity"]
+    assert "crimecity" in [c["name"] for c in commands]  # beside the other games' groups
     reply = await table.cmd(table.host, "new", deadline_hours=1.0)
     assert "new game" in reply.text() and not reply.ephemeral
     for n in NAMES:
