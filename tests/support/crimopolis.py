@@ -304,6 +304,8 @@ class Driver:
         (reaction and setup prompts), else by /crimopolis panel."""
         from bot.games.crimopolis.choices import describe
         from bot.games.crimopolis.names import Names
+        from bot.games.crimopolis.notation import format_action
+        from bot.games.crimopolis.screens import clip
 
         fd = self.t.fd
         dm = next(
@@ -319,7 +321,7 @@ class Driver:
         seat = next(s for s, n in seats.items() if self.t.players[n] is member)
         name = describe(move, state, seat, Names(self.name_of(seats), GAME.view(state, None)))
         for comp in reply.buttons():
-            if comp.get("label") == name[:80]:
+            if comp.get("label") == clip(name, 80):
                 done = await fd.click(member, reply, comp["custom_id"])
                 assert "✅" in done.text(), f"{move}: {done.text()}"
                 return True
@@ -328,7 +330,7 @@ class Driver:
             return False
         for _ in range(30):
             options = reply.component(pick)["options"]
-            value = next((o["value"] for o in options if o["label"] == name[:100]), None)
+            value = next((o["value"] for o in options if o["value"] == format_action(move, self.name_of(seats))), None)
             if value is not None:
                 break
             if not any(o["value"] == "__more__" for o in options):
@@ -337,6 +339,7 @@ class Driver:
         else:
             return False
         reply = await fd.select(member, reply, pick, [value])
+        self.by["select"] = self.by.get("select", 0) + 1
         go = next(c for c in reply.custom_ids() if c.endswith(":go"))
         done = await fd.click(member, reply, go)
         assert "✅" in done.text(), f"{move}: {done.text()}"

@@ -115,8 +115,8 @@ async def click(host: Host, caller: Caller, game_id: int, nonce: str, part: str,
             if values == [MORE]:
                 pages[i] += 1
             else:
-                value: Any = values if (data.get("kind") == "job" and i == 3) else (values[0] if values else None)
-                picks = (picks + [None, None, None])[: i - 1] + [value]
+                picked: Any = values if (data.get("kind") == "job" and i == 3) else (values[0] if values else None)
+                picks = (picks + [None, None, None])[: i - 1] + [picked]
                 pages[i + 1 :] = [0] * (len(pages) - i - 1)
             data.update(picks=picks, pages=pages)
         elif part == "go":
@@ -134,21 +134,23 @@ async def click(host: Host, caller: Caller, game_id: int, nonce: str, part: str,
         return turn_screen(game_id, nonce, actions, data, state, seat, n, head)
     # a decision prompt
     answers = list(data.get("answers") or [])
-    chosen = None
-    if part.startswith("a") and part[1:].isdigit():
-        chosen = int(part[1:])
+    value: str | None = None
+    if part.startswith("a") and part[1:].isdigit():  # a button: its index in the answers the panel showed
+        i = int(part[1:])
+        value = answers[i] if i < len(answers) else None
+        outdated = outdated or value is None
     elif part == "pick" and values:
         if values == [MORE]:
             data["apage"] = int(data.get("apage", 0)) + 1
         else:
             data["pick"] = values[0]
-    elif part == "go" and str(data.get("pick") or "").isdigit():
-        chosen = int(data["pick"])
-    if chosen is not None:
-        if outdated or chosen >= len(answers):
-            return await screen_for(host, caller.user_id, game, roster, seat, state, OUTDATED)
-        value = answers[chosen]
-        return await _submit(host, caller, game_id, lambda turn: parse(value, turn.roster.lookup))
+    elif part == "go" and data.get("pick"):
+        value = str(data["pick"])
+    if outdated and (value is not None or part.startswith("a")):
+        return await screen_for(host, caller.user_id, game, roster, seat, state, OUTDATED)
+    if value is not None:
+        chosen = value
+        return await _submit(host, caller, game_id, lambda turn: parse(chosen, turn.roster.lookup))
     await host.panels.save(nonce, data)
     public = GAME.view(state, None)
     n = Names(roster.name_of, public)

@@ -254,13 +254,14 @@ def answer_screen(
         rows.append([Button("refresh", "Refresh")])
         lines.append("Press the button of your answer.")
     else:
-        chosen = data.get("pick")
-        options = [Option(clip(c.name, OPTION_MAX), str(i), default=str(i) == chosen) for i, c in enumerate(found)]
+        chosen = data.get("pick")  # the notation of the answer picked (option values carry the notation)
+        options = [Option(clip(c.name, OPTION_MAX), c.value, default=c.value == chosen) for c in found]
         shown, _ = paged(options, int(data.get("apage", 0)))
         rows.append([Select("pick", "Your answer", shown)])
-        rows.append([Button("go", "Submit", "success", disabled=chosen is None), Button("refresh", "Refresh")])
-        if chosen is not None and chosen.isdigit() and int(chosen) < len(found):
-            lines.append(f"Ready: **{found[int(chosen)].name}** — press Submit.")
+        picked = next((c for c in found if c.value == chosen), None)
+        rows.append([Button("go", "Submit", "success", disabled=picked is None), Button("refresh", "Refresh")])
+        if picked is not None:
+            lines.append(f"Ready: **{picked.name}** — press Submit.")
         else:
             lines.append("Choose your answer, then Submit.")
     return Screen(game_id, nonce, "\n".join(lines), rows)
