@@ -13,14 +13,17 @@ from typing import Any
 from rules.contract import Event, Pending
 from rules.crimopolis import GAME
 from rules.crimopolis.game import options_of
+from rules.crimopolis.legal import legal_actions
 
 from ...host import DM, STATUS, SUBMIT, Message, Post, StepView, timestamp
 from . import names as nm
 from . import texts
 from .names import Names, hours
+from .notation import format_action
 
 BOARD_BUTTONS = (STATUS, SUBMIT)
 PRIVATE = ("drew", "aborted", "kept")
+SETUP_LISTED = 12
 
 
 def picture_view(public: Mapping[str, Any], n: Names) -> dict[str, Any]:
@@ -141,7 +144,7 @@ def private_dms(view: StepView, public: Mapping[str, Any], n: Names, prefs: Mapp
             if prefs.get(seat, "ask") == "ask":
                 prompt = react_prompt(view, public, n, seat)
         elif pending.decision in ("setup_hq", "setup_tile"):
-            prompt = setup_prompt(view, public, pending.decision)
+            prompt = setup_prompt(view, public, pending.decision, seat)
         if prompt is not None:
             said.setdefault(seat, []).append(prompt)
             buttons[seat] = (STATUS, SUBMIT)
@@ -195,13 +198,17 @@ def react_prompt(view: StepView, public: Mapping[str, Any], n: Names, seat: str)
     )
 
 
-def setup_prompt(view: StepView, public: Mapping[str, Any], decision: str) -> str:
+def setup_prompt(view: StepView, public: Mapping[str, Any], decision: str, seat: str) -> str:
     step = (public.get("pending") or {}).get("step")
     what = "where your Headquarters goes" if decision == "setup_hq" else f"setup placement {step} of 2"
     revealed = ", ".join(nm.tile(t) for t in public["revealed"]) or "none"
+    answers = [format_action(a, view.roster.name_of) for a in legal_actions(GAME.content, view.state, seat)]
+    listed = ", ".join(f"`{a}`" for a in answers[:SETUP_LISTED])
+    more = f" and {len(answers) - SETUP_LISTED} more" if len(answers) > SETUP_LISTED else ""
     return (
-        f"**Setup**: choose {what}. Revealed tiles: {revealed}. Press **Submit** below for the choices (or "
-        f"/crimopolis decide); {deadline_words(view)}. Without an answer the first legal placement is made."
+        f"**Setup**: choose {what}. Revealed tiles: {revealed}. The choices: {listed}{more}. Press **Submit** "
+        f"below for them as buttons (or /crimopolis decide); {deadline_words(view)}. Without an answer the "
+        "first legal placement is made."
     )
 
 

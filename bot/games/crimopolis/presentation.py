@@ -101,9 +101,27 @@ class CrimopolisPresentation:
             move = auto_answer(view.state, seat, prefs.get(seat, ASK))
             if move is not None:
                 self._answer_later(view, seat, move)
-        if pending is None and self.host is not None:
-            self._spawn(view.game.id, self.prefs.forget(self.host.db, view.game.id))
+        if self.host is not None:
+            if pending is None:
+                self._spawn(view.game.id, self._forget(self.host, view.game.id))
+            else:
+                self._spawn(view.game.id, self._warm(self.host, view.game.id))
         return out
+
+    async def _forget(self, host: Host, game_id: int) -> None:
+        try:
+            await self.prefs.forget(host.db, game_id)
+        except Exception:  # kept a little longer: nothing reads an ended game's preferences
+            log.debug("game %s: preferences not dropped", game_id, exc_info=True)
+
+    async def _warm(self, host: Host, game_id: int) -> None:
+        """Once the step has committed, read the next decision's context: autocomplete (every keystroke of the
+        decider) then answers from memory, without waiting on the database (commands.md)."""
+        try:
+            async with host.locks(game_id):
+                await host.play.prefetch(game_id)
+        except Exception:  # only an optimisation (the bot may be closing)
+            log.debug("game %s: context not read ahead", game_id, exc_info=True)
 
     def _answer_later(self, view: StepView, seat: str, move: dict[str, Any]) -> None:
         """After the step commits (the game's lock is held until then), answer the window for the seat."""
