@@ -185,16 +185,20 @@ def seat_order(public: Mapping[str, Any]) -> list[str]:
 
 
 def react_prompt(view: StepView, public: Mapping[str, Any], n: Names, seat: str) -> str:
-    card = (public.get("pending") or {}).get("card")
+    """ "ann played F41 Sabotage (...) against you. React?" with the deadline and how to answer."""
+    card = (public.get("pending") or {}).get("card") or "?"
     who = public["turn"]["player"] if public.get("turn") else None
     played = next((e for e in reversed(view.events) if e.kind in ("fortune_played", "newsflash")), None)
-    how = "played" if played is not None and played.kind == "fortune_played" else "drew the newsflash"
-    them = "You" if who == seat else n.name(who)
-    text = nm.card_text(card) if card else ""
+    what = f"{nm.card(card)} ({nm.card_text(card)})"
+    if played is not None and played.kind == "fortune_played":
+        said = f"{n.name(who)} played {what} against you."
+    elif who == seat:
+        said = f"Your job drew the newsflash {what}: it is aimed at you."
+    else:
+        said = f"{n.name(who)}'s job drew the newsflash {what}, aimed at you."
     return (
-        f"{them} {how} {nm.card(card or '?')} ({text}) against you. React? "
-        f"Press **Submit** below to answer (or /crimopolis decide choice:react none); {deadline_words(view)}. "
-        "Without an answer: no reaction."
+        f"{said} React? Press **Submit** below to answer (or /crimopolis decide choice:react none); "
+        f"{deadline_words(view)}. Without an answer: no reaction."
     )
 
 

@@ -80,14 +80,16 @@ class CrimopolisPresentation:
         return (PanelControl,)
 
     def decision_title(self, pending: Pending) -> str:
-        clock = pending.clock
+        """The decision in the host's own messages ("Turn 4 was resolved just before your command arrived")."""
         if pending.decision.startswith("setup"):
             return "the setup placement"
         if pending.decision == "react":
             return "the reaction window"
-        if clock is not None and clock.id.startswith("turn:"):
-            return f"turn {clock.id.split(':')[1]}"
-        return "the turn"
+        clock = pending.clocks[0] if pending.clocks else None
+        turn = f"turn {clock.id.split(':')[1]}" if clock is not None and clock.id.startswith("turn:") else "the turn"
+        what = {"explore": "the exploration", "keep": "the job to keep", "target": "the target"}
+        what["destiny"] = "the next destiny"
+        return turn if pending.decision == "turn" else f"{what.get(pending.decision, 'the decision')} in {turn}"
 
     # ---- steps -------------------------------------------------------------------------------------------
 
