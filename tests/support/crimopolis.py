@@ -255,12 +255,32 @@ class Driver:
 
         if act:
             value = format_action(move, self.name_of(seats))
+            if self.rng.random() < 0.5:
+                await self.check_autocomplete(member, value, seats)
             reply = await self.t.cmd(member, "act", action=value)
         else:
             command, options = command_for(move, self.name_of(seats))
             reply = await self.t.cmd(member, command, options=options)
         assert reply.ephemeral, reply.text()
         assert "✅" in reply.text(), f"{move}: {reply.text()}"
+
+    async def check_autocomplete(self, member: Any, value: str, seats: dict[str, str]) -> None:
+        """What /crimopolis act offers while `value` is typed: legal actions only, the caller's own cards only,
+        at most 25, and `value` itself once typed in full."""
+        from bot.games.crimopolis.notation import format_action
+
+        state = await self.t.state()
+        seat = next(s for s, n in seats.items() if self.t.players[n] is member)
+        from rules.crimopolis.legal import legal_actions
+
+        legal = {format_action(a, self.name_of(seats)) for a in legal_actions(GAME.content, state, seat)}
+        for typed in (value.split(" ")[0], value):
+            found = await self.t.ac(member, "act", "action", action=typed)
+            assert len(found) <= 25 and all(c["value"] in legal for c in found), (typed, found)
+            for c in found:
+                self.findings += self.secrets.scan(f"{c['name']} {c['value']}", "an autocomplete", viewer=seat)
+        assert value in [c["value"] for c in found], (value, found)
+        self.by["autocomplete"] = self.by.get("autocomplete", 0) + 1
 
     async def via_panel(self, member: Any, move: dict[str, Any]) -> bool:
         """The turn panel: kind, then each parameter, then Submit (False: the panel cannot express it here)."""
