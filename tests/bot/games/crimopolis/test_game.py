@@ -94,6 +94,9 @@ async def test_two_players_whole_game(cp: CpTable, fixed_seed: None, caplog: pyt
         assert any("**Your turn" in d and "left this turn" in d and "deadline" in d for d in dms)
     history = await cp.cmd(cp.players["ann"], "history")
     assert "Game #1" in history.text() and "Winner" in history.text()
+    scores = next(m for m in reversed(cp.fd.channel_messages(cp.chan)) if "final scoring" in m.text())
+    clicked = await cp.fd.click(cp.players["ben"], scores, "host:history:1")
+    assert clicked.ephemeral and "Game #1" in clicked.text()
 
 
 async def test_five_players_whole_game(cp: CpTable, fixed_seed: None, caplog: pytest.LogCaptureFixture) -> None:
