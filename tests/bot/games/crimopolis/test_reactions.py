@@ -1,0 +1,93 @@
+"""Reaction windows (R92, commands.md): the target is asked by DM, holding a reaction fortune or not, and answers
+with the Submit button's reaction buttons; `/crimopolis prefs reactions:never|auto` makes the bot answer at once.
+The answers the bot sends are ordinary moves: they are in the export, which replays.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from rules.crimopolis import GAME
+from tests.bot.games.crimopolis.test_game import fixed_seed  # noqa: F401 (a fixture)
+from tests.support.crimopolis import CpTable, Driver, open_game
+
+
+async def reactions(t: CpTable) -> list[dict]:
+    rows = await t.bot.db.fetchall("SELECT data_json FROM events WHERE kind = 'reaction' ORDER BY id")
+    return [json.loads(r["data_json"]) for r in rows]
+
+
+async def test_windows_ask_and_never(cp: CpTable, fixed_seed: None) -> None:  # noqa: F811
+    t = cp
+    await open_game(t, ["ann", "ben"], target_prestige=12)
+    seats = {n: s for s, n in (await t.seat_names()).items()}
+    reply = await t.cmd(t.players["ann"], "prefs", reactions="never")
+    assert reply.ephemeral and "never" in reply.text()
+    reply = await t.cmd(t.players["ben"], "prefs", reactions="auto", dm=True)
+    assert "auto" in reply.text()
+    status = await t.cmd(t.players["ben"], "status")
+    assert "Reactions: auto" in status.text()
+    await t.cmd(t.players["ben"], "prefs", reactions="ask")
+
+    driver = Driver(t, random.Random(9))
+    while await driver.step():
+        if {d["player"] for d in await reactions(t)} >= {seats["ann"], seats["ben"]}:
+            break
+    done = await reactions(t)
+    assert {d["player"] for d in done} >= {seats["ann"], seats["ben"]}, done
+    print("steps", driver.steps)
+    assert all(d["card"] is None for d in done if d["player"] == seats["ann"]), "never: no reaction, at once"
+    # ask (ben): a DM for each window, with the card, the deadline and the Submit button
+    prompts = [m for m in t.fd.dms(t.players["ben"]) if "React?" in m.text()]
+    assert len(prompts) >= len([d for d in done if d["player"] == seats["ben"]]) >= 1
+    assert all("deadline" in m.text() and "host:submit:1" in m.custom_ids() for m in prompts)
+    assert not any("React?" in m.text() for m in t.fd.dms(t.players["ann"])), "never: no prompt at all"
+    assert driver.findings == []
+
+    export = await t.cmd(t.host, "admin export")
+    doc = json.loads(export.attachments[0][1])
+    reacts = [s for s in doc["steps"] if s.get("action", {}).get("kind") == "react"]
+    assert {s["player"] for s in reacts} >= {"ann", "ben"}, "the answers the bot sent are in the record"
+    out = GAME.replay(doc)
+    assert all(s["refused"] is None for s in out["steps"])
+
+
+def test_auto_plays_the_lowest_reaction_fortune() -> None:
+    from bot.games.crimopolis.presentation import auto_answer
+    from rules.contract import SeededChance
+
+    state = GAME.setup(["p1", "p2"], {}, SeededChance("auto")).state.copy()
+    state.pl["p2"].fortunes = ["F40", "F36", "F01"]
+    state.pending = {"kind": "react", "player": "p2", "card": "F41"}
+    assert auto_answer(state, "p2", "auto") == {"kind": "react", "card": "F36"}
+    assert auto_answer(state, "p2", "never") == {"kind": "react", "card": None}
+    assert auto_answer(state, "p2", "ask") is None
+    state.pl["p2"].fortunes = ["F01"]
+    assert auto_answer(state, "p2", "auto") == {"kind": "react", "card": None}
+
+
+async def test_the_dm_prompt_has_the_reaction_buttons(cp: CpTable, fixed_seed: None) -> None:  # noqa: F811
+    """The Submit button of the "React?" DM opens the answers as buttons: No reaction first."""
+    t = cp
+    await open_game(t, ["ann", "ben"], target_prestige=8)
+    driver = Driver(t, random.Random(4))
+    found = None
+    while found is None:
+        state = await t.state()
+        pending = GAME.pending(state)
+        assert pending is not None, "a reaction window opens before the end"
+        if pending.decision == "react":
+            names = await t.seat_names()
+            member = t.players[names[pending.awaited[0]]]
+            found = next(m for m in reversed(t.fd.dms(member)) if "React?" in m.text())
+            break
+        await driver.step()
+    answers = await t.fd.click(member, found, "host:submit:1")
+    assert answers.ephemeral and "a reaction to" in answers.text()
+    labels = [b["label"] for b in answers.buttons()]
+    assert labels[0] == "No reaction"
+    done = await t.fd.click(member, answers, label="No reaction")
+    assert "✅ No reaction" in done.text()
+    await t.idle()
+    assert "does not react" in t.posts()[-1] or any("does not react" in p for p in t.posts()[-3:])

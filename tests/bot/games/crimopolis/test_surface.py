@@ -1,0 +1,182 @@
+"""The `/crimopolis` command surface is commands.md's contract: names and options as written, within Discord's
+limits; the lobby, help, rules pages, board, status and autocomplete answer as they should."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from rules.crimopolis import GAME
+from tests.bot.games.crimopolis.test_game import fixed_seed  # noqa: F401 (a fixture)
+from tests.bot.games.crimopolis.test_restart import active, to_turn
+from tests.support.crimopolis import CARD, CpTable, Driver, open_game
+
+SUBCOMMANDS = {
+    "new": {
+        "variant",
+        "turn_hours",
+        "reaction_minutes",
+        "reminder_hours",
+        "influence_on_the_streets",
+        "big_business",
+        "team_mode",
+        "timeout_time",
+        "first_player",
+        "target_prestige",
+        "gangsters",
+        "clock_tiles_first",
+    },
+    "join": {"with"},
+    "leave": set(),
+    "start": set(),
+    "act": {"action"},
+    "move": {"from", "to", "count"},
+    "recruit": {"to"},
+    "occupy": {"block", "from"},
+    "takeover": {"block", "from"},
+    "job": {"card", "block", "from", "fortunes"},
+    "abort": {"card"},
+    "invest": set(),
+    "fortune": {"card", "target"},
+    "redraw": set(),
+    "end": set(),
+    "decide": {"choice"},
+    "panel": set(),
+    "prefs": {"reactions"},
+    "status": set(),
+    "board": {"public"},
+    "rules": {"topic"},
+    "help": set(),
+    "history": set(),
+}
+ADMIN = {"resolve": set(), "deadline": {"hours"}, "reminder": {"hours"}, "pause": set(), "resume": set()}
+ADMIN |= {"end": {"reveal"}, "replace": {"old", "new"}, "export": set()}
+EXTRA = {"game", "page"}  # the `game` option of commands used in DMs (commands.md), history's page
+
+
+def test_the_command_surface_is_the_contract(cp: CpTable) -> None:
+    (cmd,) = [c for c in cp.fd.commands() if c["name"] == "crimopolis"]
+    subs = {o["name"]: o for o in cmd["options"]}
+    assert set(subs) == set(SUBCOMMANDS) | {"admin"} and len(subs) == 24
+    for name, wanted in SUBCOMMANDS.items():
+        got = {o["name"] for o in subs[name].get("options", [])}
+        assert wanted <= got and got - wanted <= EXTRA, (name, got)
+    admin = {o["name"]: o for o in subs["admin"]["options"]}
+    assert set(admin) == set(ADMIN)
+    for name, wanted in ADMIN.items():
+        got = {o["name"] for o in admin[name].get("options", [])}
+        assert wanted <= got and got - wanted <= EXTRA, (name, got)
+    variant = next(o for o in subs["new"]["options"] if o["name"] == "variant")
+    assert [c["value"] for c in variant["choices"]] == ["standard", "lucky_speed", "deeper_strategy"]
+    prefs = next(o for o in subs["prefs"]["options"] if o["name"] == "reactions")
+    assert [c["value"] for c in prefs["choices"]] == ["ask", "never", "auto"]
+
+    def size(node: dict) -> int:
+        return len(node["name"]) + len(node.get("description", "")) + sum(map(size, node.get("options", [])))
+
+    assert size(cmd) <= 8000, "a top-level command's names and descriptions total at most 8,000 characters"
+
+
+async def test_lobby_help_rules_and_team_mode(cp: CpTable) -> None:
+    t = cp
+    refused = await t.cmd(t.host, "new", team_mode=True)
+    assert refused.ephemeral and "Team mode" in refused.text()
+    lobby = await t.cmd(t.host, "new", first_player=t.players["ben"], gangsters=6)
+    assert "ben" in lobby.text() or "<@" in lobby.text()
+    await t.cmd(t.players["ann"], "join")
+    early = await t.cmd(t.host, "start")
+    assert "needs 2 to 5 players" in early.text()
+    team = await t.cmd(t.players["cat"], "join", options={"with": t.players["ann"]})
+    assert "Team mode" in team.text()
+    await t.cmd(t.players["cat"], "join")
+    left = await t.cmd(t.players["cat"], "leave")
+    assert "left" in left.text()
+    await t.cmd(t.players["cat"], "join")
+    no_ben = await t.cmd(t.host, "start")
+    assert "chosen to start but has not joined" in no_ben.text()
+    await t.cmd(t.players["ben"], "join")
+    await t.idle()
+    lobby_msg = t.fd.channel_messages(t.chan)[0]
+    assert "Players (3/5): ann, cat, ben" in lobby_msg.text(), "the lobby message is edited as players join"
+    assert {"Join", "Leave", "Start"} <= {b["label"] for b in lobby_msg.buttons()}
+    started = await t.fd.click(t.host, lobby_msg, label="Start")
+    assert "started" in started.text()
+    await t.idle()
+    start = next(p for p in t.posts() if "starts!" in p)
+    assert "1. 🟡 ben (yellow), 2. 🟢 ann (green), 3. 🔴 cat (red)" in start, (
+        "join order, rotated so the first player sits first"
+    )
+    assert "6 gangsters" in start
+    help_ = await t.cmd(t.players["ann"], "help")
+    assert help_.ephemeral and "/crimopolis" in help_.text()
+    index = await t.cmd(t.players["ann"], "rules")
+    assert "notation" in index.text() and "job-cards" in index.text()
+    jobs = await t.cmd(t.players["ann"], "rules", topic="job-cards")
+    assert "J01" in jobs.text() and "J48" in jobs.text()
+    topics = await t.ac(t.players["ann"], "rules", "topic")
+    assert 10 <= len(topics) <= 25
+    assert all(len(c["name"]) <= 100 for c in topics)
+
+
+async def test_board_status_and_autocomplete(cp: CpTable, fixed_seed: None) -> None:  # noqa: F811
+    t = cp
+    await open_game(t, ["ann", "ben"], target_prestige=6)
+    driver = Driver(t, random.Random(3))
+    await to_turn(t, driver, 2)
+    name, member = await active(t)
+    other = t.players["ben" if name == "ann" else "ann"]
+    state = await t.state()
+    seats = {n: s for s, n in (await t.seat_names()).items()}
+    hand = GAME.view(state, seats[name])["private"][seats[name]]
+
+    status = await t.cmd(member, "status")
+    assert status.ephemeral and all(card in status.text() for card in hand["jobs"])
+    assert "Pending: **turn**" in status.text() and "Reactions: ask" in status.text()
+    not_theirs = await t.cmd(other, "status")
+    assert not any(card in not_theirs.text() for card in hand["jobs"])
+
+    board = await t.cmd(other, "board")
+    assert board.ephemeral and board.attachments and "Turn 2" in board.text()
+    public = await t.cmd(other, "board", public=True)
+    assert not public.ephemeral and public.attachments
+    assert not set(CARD.findall(public.text())) & set(hand["jobs"])
+
+    choices = await t.ac(member, "act", "action")
+    assert 1 <= len(choices) <= 25 and all(len(c["name"]) <= 100 and len(c["value"]) <= 100 for c in choices)
+    ends = await t.ac(member, "act", "action", action="end")
+    assert [c["value"] for c in ends] == ["end"], "end is always reachable by typing it"
+    assert await t.ac(other, "act", "action") == [], "nothing is offered to a player who does not decide"
+    froms = await t.ac(member, "move", "from")
+    assert froms and all(c["value"] for c in froms)
+    tos = await t.ac(member, "move", "to", **{"from": froms[0]["value"]})
+    assert tos
+    counts = await t.ac(member, "move", "count", **{"from": froms[0]["value"], "to": tos[0]["value"]})
+    assert counts and all(1 <= c["value"] <= 3 for c in counts)
+    refused = await t.cmd(member, "move", options={"from": froms[0]["value"], "to": froms[0]["value"], "count": 1})
+    assert refused.ephemeral and "Not allowed" in refused.text()
+    garbage = await t.cmd(member, "act", action="fly to the moon")
+    assert "Could not read" in garbage.text()
+    not_yours = await t.cmd(other, "end")
+    assert f"`end` — It is {name}'s decision, not yours (R108)" in not_yours.text(), not_yours.text()
+    export = await t.cmd(t.players["ann"], "admin export")
+    assert "Only the game's host" in export.text(), "the export holds every secret: host only"
+    host_export = await t.cmd(t.host, "admin export")
+    assert json.loads(host_export.attachments[0][1])["format"] == "crimopolis-replay/1"
+
+
+async def test_replace_hands_the_seat_over(cp: CpTable, fixed_seed: None) -> None:  # noqa: F811
+    t = cp
+    await open_game(t, ["ann", "ben"], target_prestige=6)
+    driver = Driver(t, random.Random(3))
+    await to_turn(t, driver, 2)
+    state = await t.state()
+    seats = {n: s for s, n in (await t.seat_names()).items()}
+    hand = GAME.view(state, seats["ann"])["private"][seats["ann"]]
+    reply = await t.cmd(t.host, "admin replace", old=t.players["ann"], new=t.players["eve"])
+    assert "eve now holds ann's seat" in reply.text()
+    await t.idle()
+    brief = t.dm_texts(t.players["eve"])[-1]
+    assert "you now hold a seat" in brief and all(c in brief for c in hand["jobs"]) and "Reactions:" in brief
+    assert any("takes over" in p for p in t.posts()[-2:])
+    status = await t.cmd(t.players["eve"], "status")
+    assert all(c in status.text() for c in hand["jobs"])
