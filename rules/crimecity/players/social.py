@@ -24,7 +24,9 @@ W_EDGE_DEFAULT = 0.06
 HALF = 0.4  # a first point is worth this share of the edge it prepares
 W_INFO = {C.DETECTIVE: 1.0, C.SECRETARY: 0.5}
 W_INFO_OTHERS = 0.002
-UNLISTED = 0.05  # an owner a role has no use for still widens the network a little
+UNLISTED = 0.05
+BUY_MAX = 2  # points bought at once toward one edge
+BUY_GAIN = 0.9  # the least edge gain worth garnets  # an owner a role has no use for still widens the network a little
 
 
 def component(friendship: Mapping[str, int], start: Character, governor_alive: bool) -> set[Character]:
@@ -116,19 +118,16 @@ def plan_buys(k: Knowledge, actions: tuple[Action, ...], cost: int) -> tuple[tup
     if k.completed is not None or k.own not in k.positions or rounds_after < 1:
         return ()
     fr = raised(k, actions)
-    mob = k.role is Role.MOB_BOSS
     budget = k.garnets // cost
     best: tuple[float, Character, int] | None = None
     for friend in CHARACTERS:
         if friend is k.own or friend not in k.positions:
             continue
         need = EDGE - points(fr, k.own, friend)
-        if need <= 0 or need > budget or need > (2 if mob else 1):
+        if need <= 0 or need > budget or need > BUY_MAX:
             continue
         gain = edge_gain(k, friend, fr)
-        if gain < (0.9 if mob else 0.9) or (not mob and rounds_after < 2):
-            continue
-        if mob and rounds_after < 2:
+        if gain < BUY_GAIN or rounds_after < 2:
             continue
         if best is None or gain > best[0]:
             best = (gain, friend, need)

@@ -26,7 +26,7 @@ from .search import best_actions, worlds
 from .social import plan_buys, side_value
 from .viewstate import own_state
 
-SAMPLES = 16
+SAMPLES = 48
 
 
 class StrongPlayer:
