@@ -225,9 +225,10 @@ def report(t: Tally) -> str:
         rate_names += [r for r in row.rates if r not in rate_names]
         amount_names += [a for a in row.sums if a not in amount_names]
     settings = ", ".join(f"{k}={v}" for k, v in sorted(t.settings.items()))
+    draft = f"every seat at {t.draft_by}" if t.draft_by else "each seat at its level"
     lines = [
         f"Tournament of {t.game}: {t.games} games, seed {t.seed}, seats {','.join(t.seats)}",
-        f"settings: {settings or 'defaults'}; draft: {'every seat at ' + t.draft_by if t.draft_by else 'each seat at its level'}",
+        f"settings: {settings or 'defaults'}; draft: {draft}",
         "rates in % with 95% Wilson intervals; amounts as means with 95% normal intervals",
         "",
     ]
@@ -248,11 +249,11 @@ def report(t: Tally) -> str:
             line = f"{level:<8} {group:<13} {row.n:>6}" + "".join(f"  {c:<20}" for c in cells)
             lines.append(line.rstrip())
     if t.times:
-        lines += ["", "time per decision (seconds):"]
+        lines += ["", "time per decision (milliseconds):"]
         for level in sorted(t.times):
-            ts = t.times[level]
+            ts = [1000 * x for x in t.times[level]]
             lines.append(
-                f"  {level:<8} decisions {len(ts):>8}  p50 {percentile(ts, 50):.4f}  p99 {percentile(ts, 99):.4f}"
-                f"  max {max(ts):.4f}"
+                f"  {level:<8} decisions {len(ts):>8}  p50 {percentile(ts, 50):8.2f}  p99 {percentile(ts, 99):8.2f}"
+                f"  max {max(ts):8.2f}"
             )
     return "\n".join(lines) + "\n"

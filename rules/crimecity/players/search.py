@@ -108,7 +108,8 @@ def best_actions(
         return memo[actions]
 
     if not holds and not quiet:  # the lone movement action (R39)
-        scored = [(board((m,)) + noise((m,)), (m,)) for m in moves]
+        alone: list[tuple[float, tuple[Action, ...]]] = [(board((m,)) + noise((m,)), (m,)) for m in moves]
+        scored = alone
         top = max(scored, key=lambda x: x[0])
         return top[1], top[0]
 
