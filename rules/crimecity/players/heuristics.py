@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
+from math import comb
 
 from ..actions import MOVE_KEY
 from ..ids import CHARACTERS, LOCATIONS, Character, Location, Role
@@ -18,6 +19,8 @@ from ..state import GameState
 C = Character
 L = Location
 DISCOUNT = 0.5
+SOON = 0.5  # the share of a board's value that is about completing soon (a ToL), the rest about in time
+STEP = 0.55  # how often a round's planned progress survives the others' moves
 PP_TARGET = 4
 BITS = {L.TOWN_HALL: 0, L.MANSION: 1, L.MAIN_STREET: 2, L.BANK: 3}
 NEIGHBOURS = {loc: tuple(x for x in LOCATIONS if bin(BITS[x] ^ BITS[loc]).count("1") == 1) for loc in LOCATIONS}
@@ -138,7 +141,13 @@ def score(state: GameState, player: str) -> float:
     left = state.rounds_total - state.round + 1
     if need > left:
         return 0.0
-    return float(DISCOUNT**need)
+    return SOON * DISCOUNT**need + (1 - SOON) * _in_time(need, left)
+
+
+@lru_cache(maxsize=256)
+def _in_time(need: int, left: int) -> float:
+    """The chance that `need` rounds of progress, each coming off with STEP, fit in `left` rounds."""
+    return sum(comb(left, k) * STEP**k * (1 - STEP) ** (left - k) for k in range(need, left + 1))
 
 
 # How much a friendship action with each owner helps each role (a tie-break for the free action slot).
