@@ -19,7 +19,7 @@ from ..state import GameState
 C = Character
 L = Location
 DISCOUNT = 0.5
-SOON = 0.5  # the share of a board's value that is about completing soon (a ToL), the rest about in time
+SOON = 0.8  # the share of a board's value that is about completing soon (a ToL), the rest about in time
 STEP = 0.55  # how often a round's planned progress survives the others' moves
 PP_TARGET = 4
 BITS = {L.TOWN_HALL: 0, L.MANSION: 1, L.MAIN_STREET: 2, L.BANK: 3}
