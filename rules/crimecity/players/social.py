@@ -24,9 +24,9 @@ W_EDGE_DEFAULT = 0.06
 HALF = 0.4  # a first point is worth this share of the edge it prepares
 W_INFO = {C.DETECTIVE: 1.0, C.SECRETARY: 0.5}
 W_INFO_OTHERS = 0.002
-UNLISTED = 0.05
+UNLISTED = 0.05  # an owner a role has no use for still widens the network a little
 BUY_MAX = 2  # points bought at once toward one edge
-BUY_GAIN = 0.9  # the least edge gain worth garnets  # an owner a role has no use for still widens the network a little
+BUY_GAIN = 0.9  # the least edge gain worth garnets
 
 
 def component(friendship: Mapping[str, int], start: Character, governor_alive: bool) -> set[Character]:
