@@ -18,7 +18,7 @@ from ..ids import CHARACTERS, ROLES, Character, Role
 from ..legal import legal_actions
 from ..state import GameState
 from ..validate import BUY_COST
-from .knowledge import Knowledge, ec_choice, read
+from .knowledge import ec_choice, read
 from .viewstate import own_state
 
 BUY_RATE = 0.1
@@ -35,7 +35,7 @@ class RandomPlayer:
             return random_draft(view, rng)
         if pending.decision == "round":
             k = read(view, seen)
-            return round_move(random_submission(k, own_state(k), rng))
+            return round_move(random_submission_for(own_state(k), k.me, rng))
         if pending.decision == "ec":
             choice = ec_choice(seen, me)
             if choice is None or not choice[0]:
@@ -91,13 +91,9 @@ def random_guess(rng: Random) -> dict[Character, Role]:
     return dict(zip(CHARACTERS, roles, strict=True))
 
 
-def random_submission(k: Knowledge, state: GameState, rng: Random) -> Submission:
-    """The random level's submission for the seat `k.me` in `state` (its own, or one it imagines)."""
-    me = k.me if k.me in state.seats else state.players[0]
-    return random_submission_for(state, me, rng)
-
-
 def random_submission_for(state: GameState, me: str, rng: Random) -> Submission:
+    """The random level's submission for seat `me` in `state` (a state the seat built from its own view,
+    or one a strong player imagines for another seat)."""
     actions = random_actions(state, me, rng)
     buys: tuple[tuple[Character, Character], ...] = ()
     if state.garnets.get(me, 0) >= BUY_COST and rng.random() < BUY_RATE:
