@@ -21,6 +21,7 @@ with computer players replays exactly.
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
@@ -80,11 +81,27 @@ class UnknownLevel(KeyError):
         return str(self.args[0])
 
 
-def _table() -> dict[str, GamePlayers]:
-    # Imported here: a game's players import the game, and the game must not import this module's users.
-    from .crimecity.players import PLAYERS as CRIMECITY
+def _seat_outcomes(found: Mapping[str, Mapping[str, Any]]) -> dict[str, SeatOutcome]:
+    return {seat: SeatOutcome(str(o["group"]), dict(o["rates"]), dict(o["amounts"])) for seat, o in found.items()}
 
-    return {"crimecity": CRIMECITY}
+
+def _crimecity() -> GamePlayers:
+    from .crimecity import players as cc  # imported here: loading the registry stays cheap
+
+    return GamePlayers(
+        levels=cc.LEVELS,
+        outcomes=lambda state: _seat_outcomes(cc.outcomes(state)),
+        tournament_settings=cc.TOURNAMENT_SETTINGS,
+        setup_for=cc.setup_for,
+        settle=cc.settle,
+    )
+
+
+@cache
+def _table() -> dict[str, GamePlayers]:
+    """Every game with computer players. A game's package exports plain pieces (its levels, scoring,
+    settings, the host's ruling); they are assembled here, so a game depends on the contract alone."""
+    return {"crimecity": _crimecity()}
 
 
 def registered(game_id: str) -> GamePlayers:

@@ -1,5 +1,6 @@
 """What `python -m rules tournament` needs to host Crime City: each game's settings, the host's EC
-ruling when the deciders disagree (Q42), and how each seat did."""
+ruling when the deciders disagree (Q42), and how each seat did (plain data: rules/players.py, not
+this package, knows the tournament's types, so the game depends on the contract alone)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from random import Random
 from typing import Any
 
 from ...contract import JSON, Action
-from ...players import SeatOutcome
 from ..game import EC, Match
 
 
@@ -39,8 +39,9 @@ def settle(state: Any, rng: Random) -> Action | None:
     return Action(None, {"host": "ec", "player": rng.choice(sorted({v for v in votes if v is not None}))})
 
 
-def outcomes(state: Any) -> dict[str, SeatOutcome]:
-    """Per seat: its role, whether its goal completed, a ToL, the EC, and its garnet award (R84-R96)."""
+def outcomes(state: Any) -> dict[str, dict[str, Any]]:
+    """Per seat: its role (the group), whether its goal completed, a ToL and the EC (rates), and its
+    garnet award (an amount) (R84-R96)."""
     match: Match = state
     results = match.results or {}
     tol = set(results.get("tol") or ())
@@ -52,9 +53,9 @@ def outcomes(state: Any) -> dict[str, SeatOutcome]:
         if match.game is not None:
             role = match.game.role(seat).value
             done = seat in match.game.completed
-        out[seat] = SeatOutcome(
-            role,
-            {"goal": done, "ToL": seat in tol, "EC": match.ec == seat},
-            {"award": float(awards.get(seat, 0))},
-        )
+        out[seat] = {
+            "group": role,
+            "rates": {"goal": done, "ToL": seat in tol, "EC": match.ec == seat},
+            "amounts": {"award": float(awards.get(seat, 0))},
+        }
     return out
