@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     args = top.parse_args(argv)
     if args.cmd is None:
         top.print_usage(sys.stderr)
-        print("error: choose a command: replay, legal, simulate or tournament", file=sys.stderr)
+        print("error: choose a command: replay, legal or simulate", file=sys.stderr)
         return 2
     try:
         if args.cmd == "simulate":
