@@ -21,9 +21,9 @@ with computer players replays exactly.
 from __future__ import annotations
 
 import hashlib
-from functools import cache
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from random import Random
 from typing import Any, Protocol, runtime_checkable
 
