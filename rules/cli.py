@@ -1,8 +1,9 @@
-"""`python -m rules replay|legal|simulate`: the command-line face of every game's rules.
+"""`python -m rules replay|legal|simulate|tournament`: the command-line face of every game's rules.
 
 The file's `format` field chooses the game (rules/registry.py). Whatever the input, the command
 prints its result and exits 0, or prints one line naming what is wrong and exits 2. The only module
-of `rules` that reads files or writes to the terminal.
+of `rules` that reads files or writes to the terminal (and reads the clock: the tournament times
+each decision of its computer players).
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ import argparse
 import json
 import os
 import sys
+import time
 from typing import Any, NoReturn
 
-from . import registry
+from . import players, registry, tournament
 from .contract import FormatError
 
 MAX_BYTES = 64 * 1024 * 1024  # far above any real game; a bigger file is refused before it is read
@@ -98,10 +100,49 @@ def _simulate(game_id: str, games: int, seed: int) -> str:
     return report.rstrip("\n") + "\n"
 
 
+def _tournament(args: argparse.Namespace) -> str:
+    game = registry.get(args.game)
+    levels = [s.strip() for s in args.seats.split(",")]
+    info = game.info
+    if not info.min_players <= len(levels) <= info.max_players:
+        count = str(info.min_players) if info.min_players == info.max_players else (
+            f"{info.min_players} to {info.max_players}")
+        raise FormatError(f"--seats: {info.title} needs {count} levels, one per seat, not {len(levels)}")
+    known = players.levels(args.game)
+    for level in [*levels, *([args.draft] if args.draft else [])]:
+        if level not in known:
+            raise FormatError(f"--seats: unknown level {level!r} for {args.game} (known: {', '.join(known)})")
+    settings: dict[str, Any] = {}
+    for item in args.setting:
+        name, eq, text = item.partition("=")
+        if not eq or not name:
+            raise FormatError(f"--setting: {item!r} is not NAME=VALUE")
+        try:
+            settings[name] = json.loads(text)
+        except ValueError:
+            settings[name] = text
+    try:
+        info.settings_from(settings)
+    except ValueError as e:
+        raise FormatError(f"--setting: {e}") from None
+    bar = None
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games, unit="game", file=sys.stderr)
+    tally = tournament.run(
+        args.game, levels, args.games, args.seed, settings=settings, draft_by=args.draft,
+        clock=time.perf_counter, tick=bar.update if bar else None,
+    )
+    if bar is not None:
+        bar.close()
+    return tournament.report(tally)
+
+
 def parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     """The top-level parser and the `simulate` one (whose own usage a bad --games shows)."""
     top = _Parser(prog="python -m rules", description="Rules tools for every game of the bot")
-    sub = top.add_subparsers(dest="cmd", parser_class=_Parser, metavar="{replay,legal,simulate}")
+    sub = top.add_subparsers(dest="cmd", parser_class=_Parser, metavar="{replay,legal,simulate,tournament}")
     p = sub.add_parser("replay", help="replay a game file and print every result as JSON")
     p.add_argument("file")
     p.add_argument("--content", metavar="DIR", help="a directory of replacement content files")
@@ -113,6 +154,13 @@ def parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     sim.add_argument("--game", default=registry.DEFAULT, choices=list(registry.GAMES))
     sim.add_argument("--games", type=int, default=1000)
     sim.add_argument("--seed", type=int, default=0)
+    tour = sub.add_parser("tournament", help="play full games between computer players and print their figures")
+    tour.add_argument("--game", default=registry.DEFAULT, choices=list(registry.GAMES))
+    tour.add_argument("--games", type=int, default=100)
+    tour.add_argument("--seed", type=int, default=0)
+    tour.add_argument("--seats", required=True, help="one level per seat, comma-separated, e.g. strong,random,...")
+    tour.add_argument("--draft", default=None, metavar="LEVEL", help="every seat drafts at this level instead")
+    tour.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE", help="a game setting")
     return top, sim
 
 
@@ -126,6 +174,11 @@ def main(argv: list[str] | None = None) -> int:
             if args.games < 1:
                 sim.error(f"argument --games: must be at least 1, not {args.games}")
             out = _simulate(args.game, args.games, args.seed)
+        elif args.cmd == "tournament":
+            if args.games < 1:
+                print(f"error: argument --games: must be at least 1, not {args.games}", file=sys.stderr)
+                return 2
+            out = _tournament(args)
         else:
             doc = load(args.file)
             game = registry.by_format(doc.get("format") if isinstance(doc, dict) else None)
@@ -137,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
                 game = with_content(args.content)
             result = game.replay(doc) if args.cmd == "replay" else game.legal(doc, args.player)
             out = dumps(result)
-    except (FormatError, registry.UnknownGame) as e:
+    except (FormatError, registry.UnknownGame, players.UnknownLevel) as e:
         print(f"error: {_one_line(str(e))}", file=sys.stderr)
         return int(getattr(e, "exit_status", 2))  # a game's content error refuses to start (3)
     except RecursionError:

@@ -148,12 +148,20 @@ class CrimeCity:
 
     def view(self, state: Match, seat: str | None) -> dict[str, JSON]:
         if state.game is None:
-            out: dict[str, JSON] = {"phase": state.phase, "rounds_total": state.rounds_total}
+            # What a human sees while drafting: the seats, the rounds, the tie-break order and their balance.
+            out: dict[str, JSON] = {
+                "phase": state.phase,
+                "rounds_total": state.rounds_total,
+                "players": list(state.players),
+                "placements": list(state.placements),
+            }
             if seat is not None and seat in state.players:
+                out["player"] = seat
                 out["garnets"] = state.garnets[seat]
             return out
         view = public_view(state.game) if seat is None else view_for(state.game, seat)
         view["phase"] = state.phase
+        view["players"] = list(state.players)
         if state.phase == OVER:
             view["seats"] = _seats_json(state.game)
         return view

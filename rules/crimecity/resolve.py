@@ -40,9 +40,10 @@ def _info(state: GameState, owner: Character, action) -> dict | None:  # type: i
 
 
 def resolve_round(
-    state: GameState, submissions: dict[str, Submission | None], *, trusted: bool = False
+    state: GameState, submissions: dict[str, Submission | None], *, trusted: bool = False, publish: bool = True
 ) -> RoundResult:
-    """Resolve one round. `trusted=True` skips validation (for callers that already checked)."""
+    """Resolve one round. `trusted=True` skips validation (for callers that already checked);
+    `publish=False` skips the events (a computer player's search needs the new state only)."""
     if state.over:
         raise ValueError("the game is over")
     rejected: dict[str, RuleError] = {}
@@ -196,6 +197,8 @@ def resolve_round(
         over=over,
     )
     # Step 11: publish.
+    if not publish:
+        return RoundResult(new_state, [], rejected)
     board = public_view(new_state)
     board["round"] = rnd
     events = [Event(PUBLIC, "board", board)]
