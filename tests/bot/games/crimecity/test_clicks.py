@@ -196,7 +196,10 @@ async def test_the_lobby_pings_its_role_once_and_nobody_else(table: Table) -> No
     # the first version pings; the bot's first edit (which may already have landed) does not
     first = lobby.history[0].get("content") if lobby.history else lobby.text()
     assert f"<@&{role.id}>" in (first or "")
-    mentions = dict((m.id, a) for m, a in t.fd.allowed_mentions())[lobby.id]
+    # the allowed mentions the lobby was first sent with (the interaction's reply), not the edit's
+    (sent,) = [r.json["data"] for r in t.fd.requests if r.path.endswith("/callback") and r.json.get("data")
+               and f"<@&{role.id}>" in (r.json["data"].get("content") or "")]
+    mentions = sent.get("allowed_mentions")
     assert mentions is not None and [str(r) for r in mentions.get("roles") or []] == [str(role.id)], mentions
     assert not mentions.get("users") and "everyone" not in (mentions.get("parse") or [])
     await t.fd.click(t.players["andy"], lobby, button(lobby, "Join"))
