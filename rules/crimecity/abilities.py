@@ -51,6 +51,7 @@ def check(state: GameState, owner: Character, actor: Character, action: Action) 
     target = action.target
     name = owner.title
     if owner is C.POLICEMAN or owner is C.ARMED_GUARD or owner is C.GOVERNOR:
+        assert target is not None, "these abilities take a target (fits)"
         if not state.alive(target):
             return RuleError("bad_target", f"{target.title} is dead and cannot be targeted (rule Q26).")
         if owner is C.ARMED_GUARD and target is actor:
@@ -67,6 +68,7 @@ def check(state: GameState, owner: Character, actor: Character, action: Action) 
             )
         return None
     if owner is C.STORE_CLERK:
+        assert target is not None, "the Store Clerk's ability takes a target (fits)"
         if not state.alive(target):
             return RuleError("bad_target", f"{target.title} is dead and cannot be targeted (rule Q26).")
         if target is actor:

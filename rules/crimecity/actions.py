@@ -85,11 +85,14 @@ class Action:
     def key(self, own: Character) -> str:
         """Cooldown key (R45, replay.md spelling)."""
         if self.kind == MOVE:
+            assert self.character is not None, "a well-formed move names its character"
             return MOVE_KEY[self.character]
         if self.kind == CONVERSE:
+            assert self.character is not None, "a well-formed conversation names its character"
             return CONVERSE_KEY[self.character]
         if self.kind == ABILITY:
             return ABILITY_KEY[own]
+        assert self.friend is not None, "a well-formed friendship action names its friend"
         return FRIEND_KEY[self.friend]
 
     @staticmethod

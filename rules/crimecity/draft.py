@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .errors import RuleError
 from .ids import CHARACTERS, FORBIDDEN, ROLES, Character, Role
@@ -24,7 +26,10 @@ class DraftResult:
     garnets: dict[str, int]
 
 
-def complete_ranking(ranking, full):  # type: ignore[no-untyped-def]
+T = TypeVar("T")
+
+
+def complete_ranking(ranking: Iterable[T], full: Sequence[T]) -> tuple[T, ...]:
     """Complete a partial ranking in the rule book's order (Q30); repeats are refused.
 
     >>> [r.value for r in complete_ranking([Role.MOB_BOSS], ROLES)]

@@ -10,10 +10,11 @@ the export is checked by replaying it before it is returned.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..contract import JSON, Record, RecordedChance
+from ..contract import JSON, Move, Record, RecordedChance
+from .actions import Submission
 from .handover import players_of, rename_doc
 from .replay import export_replay, run_replay, start_block
 from .state import GameState
@@ -31,7 +32,7 @@ def export_record(game: CrimeCity, record: Record) -> dict[str, JSON]:
     draft_moves: dict[str, Any] | None = None
     draft_garnets: dict[str, int] = dict(state.garnets)
     placements = list(state.placements)
-    rounds: list[dict[str, Any]] = []  # per round: seat -> Submission | None
+    rounds: list[dict[str, Submission | None]] = []  # per round: seat -> Submission | None
     expected: list[dict[str, Any]] = []  # per round: what the bot announced
     cut: tuple[int, GameState] | None = None  # (rounds before the last intervention, the state after it)
     for entry in record.log:
@@ -41,10 +42,10 @@ def export_record(game: CrimeCity, record: Record) -> dict[str, JSON]:
         if before.phase == DRAFT and state.phase != DRAFT and before.game is None and state.game is not None:
             draft_garnets, placements = dict(before.garnets), list(before.placements)
             accepted = set((state.draft or {}).get("submitted") or ())
-            draft_moves = {a.by: parse_draft_move(a.move) for a in players if a.by in accepted}
+            draft_moves = {a.by: parse_draft_move(a.move) for a in players if a.by is not None and a.by in accepted}
         elif before.phase == ROUND and before.game is not None and (players or not entry.actions):
             by_seat = {a.by: a.move for a in players}
-            subs: dict[str, Any] = {}
+            subs: dict[str, Submission | None] = {}
             for seat in record.seats:
                 move = by_seat.get(seat)
                 subs[seat] = None if move is None else _readable(parse_round_move, move, record.seats)
@@ -104,7 +105,9 @@ def export_record(game: CrimeCity, record: Record) -> dict[str, JSON]:
     return doc
 
 
-def _readable(parse: Any, move: Mapping[str, Any], seats: tuple[str, ...]) -> Any:
+def _readable(
+    parse: Callable[[Move, tuple[str, ...]], Submission], move: Move, seats: tuple[str, ...]
+) -> Submission | None:
     try:
         return parse(move, seats)
     except Exception:  # refused at resolution: the file carries it and replay refuses it again

@@ -280,9 +280,9 @@ class CrimeCity:
         if kind == "draft":
             if state.phase != DRAFT:
                 raise RuleError("wrong_phase", "The draft is not open.")
-            sub = parse_draft_move(move)
+            draft = parse_draft_move(move)
             balance = state.garnets[seat]
-            if sub.bid > balance:
+            if draft.bid > balance:
                 raise RuleError("garnets", f"A bid cannot exceed your balance of {balance} garnets (rule R6).")
             return
         if kind == "round":
@@ -416,8 +416,8 @@ class CrimeCity:
                     events.append(Event.public("board", {"round": rnd, "view": ev.data}))
                 continue  # the game-over event is ours to make (below)
             events.append(Event.to(ev.audience, ev.kind, {**ev.data, "round": rnd}))
-        for seat, err in sorted(result.rejected.items()):
-            events.append(Event.to(seat, "rejected", {**err.to_json(), "round": rnd}))
+        for seat, refused in sorted(result.rejected.items()):
+            events.append(Event.to(seat, "rejected", {**refused.to_json(), "round": rnd}))
         new = replace(state, game=result.state)
         if result.state.over:
             return _rounds_over(new, events, final_results(result.state).to_json(), early=False)
@@ -472,7 +472,7 @@ def _placements(players: tuple[str, ...], given: Sequence[JSON]) -> tuple[str, .
 
 
 def _ec_pending(state: Match) -> dict[str, Any]:
-    pending = (state.results or {}).get("ec_pending")
+    pending: dict[str, Any] | None = (state.results or {}).get("ec_pending")
     assert pending is not None, "EC phase without a pending decision"
     return pending
 

@@ -18,8 +18,8 @@ class Character(StrEnum):
     GOVERNOR = "governor"
     GOVERNORS_DAUGHTER = "governors_daughter"
 
-    @property
-    def title(self) -> str:
+    @property  # shadows str.title on purpose: the bot reads `.title` of every id as its display name
+    def title(self) -> str:  # type: ignore[override]  # a property, not str's method: see above
         return CHARACTER_TITLES[self]
 
 
@@ -31,8 +31,8 @@ class Role(StrEnum):
     MOB_BOSS = "mob_boss"
     NONE = "none"
 
-    @property
-    def title(self) -> str:
+    @property  # shadows str.title, as Character.title does
+    def title(self) -> str:  # type: ignore[override]  # a property, not str's method
         return ROLE_TITLES[self]
 
 
@@ -42,8 +42,8 @@ class Location(StrEnum):
     MAIN_STREET = "main_street"
     BANK = "bank"
 
-    @property
-    def title(self) -> str:
+    @property  # shadows str.title, as Character.title does
+    def title(self) -> str:  # type: ignore[override]  # a property, not str's method
         return LOCATION_TITLES[self]
 
 

@@ -6,6 +6,7 @@ Generated, not filtered: the bot's autocomplete calls this on every keystroke.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from . import abilities
 from .actions import (
@@ -21,16 +22,23 @@ from .actions import (
     VERTICAL,
     Action,
 )
-from .ids import Character
+from .ids import Character, Location
 from .network import network_of
 from .state import GameState
 from .validate import check_action, has_non_move
 
-_CACHE: dict[tuple, Action] = {}
+_Key = tuple[str, Character | None, Character | None, Location | None, str | None]
+_CACHE: dict[_Key, Action] = {}
 _CACHE_LIMIT = 20_000
 
 
-def _action(kind: str, friend=None, target=None, destination=None, player=None) -> Action:  # type: ignore[no-untyped-def]
+def _action(
+    kind: str,
+    friend: Character | None = None,
+    target: Character | None = None,
+    destination: Location | None = None,
+    player: str | None = None,
+) -> Action:
     """Interned actions: they are immutable, and building frozen dataclasses dominates otherwise."""
     key = (kind, friend, target, destination, player)
     a = _CACHE.get(key)
@@ -101,7 +109,7 @@ def legal_seconds(state: GameState, player: str, first: Action) -> list[Action]:
     return [a for a in pool if a.key(own) != first_key]
 
 
-def sorted_json(actions: list[Action]) -> list[dict]:
+def sorted_json(actions: list[Action]) -> list[dict[str, Any]]:
     """Actions in replay.md's `legal` order: by their JSON text with sorted keys."""
     return sorted((a.to_json() for a in actions), key=lambda d: json.dumps(d, sort_keys=True))
 

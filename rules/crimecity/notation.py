@@ -10,7 +10,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from enum import StrEnum
+from typing import TypedDict, TypeVar
 
 from .actions import ABILITY, CONVERSE, FRIEND, HORIZONTAL, MOVE, VERTICAL, Action
 from .errors import ParseError
@@ -26,9 +28,9 @@ _CHAR_NAMES[("governors", "daughter")] = Character.GOVERNORS_DAUGHTER
 _CHAR_NAMES[("daughter",)] = Character.GOVERNORS_DAUGHTER
 _CHAR_NAMES[("guard",)] = Character.ARMED_GUARD
 _CHAR_NAMES[("clerk",)] = Character.STORE_CLERK
-for _short, _c in {"pol": "policeman", "sec": "secretary", "ban": "banker", "arm": "armed_guard",
+for _short, _name in {"pol": "policeman", "sec": "secretary", "ban": "banker", "arm": "armed_guard",
                    "clk": "store_clerk", "det": "detective", "gov": "governor", "dau": "governors_daughter"}.items():
-    _CHAR_NAMES[(_short,)] = Character(_c)
+    _CHAR_NAMES[(_short,)] = Character(_name)
 _LOC_NAMES = {tuple(loc.value.split("_")): loc for loc in LOCATIONS}
 _LOC_NAMES.update({("th",): Location.TOWN_HALL, ("mn",): Location.MANSION, ("ms",): Location.MAIN_STREET,
                    ("bk",): Location.BANK})
@@ -42,7 +44,11 @@ def _words(text: str) -> list[str]:
     return [w for w in text.split() if w]
 
 
-def _take(words: list[str], i: int, table: dict[tuple[str, ...], object]) -> tuple[object, int] | None:
+T = TypeVar("T")
+E = TypeVar("E", bound=StrEnum)
+
+
+def _take(words: list[str], i: int, table: Mapping[tuple[str, ...], T]) -> tuple[T, int] | None:
     """Longest name from `table` at words[i:], skipping a leading 'the'."""
     if i < len(words) and words[i] == "the":
         i += 1
@@ -53,11 +59,11 @@ def _take(words: list[str], i: int, table: dict[tuple[str, ...], object]) -> tup
     return None
 
 
-def _name_list(table: dict) -> str:
+def _name_list(table: Mapping[tuple[str, ...], StrEnum]) -> str:
     return ", ".join(sorted({v.value for v in table.values()}))
 
 
-def _parse_name(text: str, table: dict, what: str):  # type: ignore[no-untyped-def]
+def _parse_name(text: str, table: Mapping[tuple[str, ...], E], what: str) -> E:
     words = _words(text)
     got = _take(words, 0, table)
     if got is None or got[1] != len(words):
@@ -77,7 +83,15 @@ def parse_role(text: str) -> Role:
     return _parse_name(text, _ROLE_NAMES, "role")
 
 
-def _params(words: list[str], i: int, raw: str, lookup: PlayerLookup) -> dict:
+class _Params(TypedDict, total=False):
+    """The parameter fields of an ability action, as `Action` keywords."""
+
+    player: str
+    target: Character
+    destination: Location
+
+
+def _params(words: list[str], i: int, raw: str, lookup: PlayerLookup) -> _Params:
     """Ability parameters: nothing, CHARACTER, CHARACTER LOCATION, or player PLAYER."""
     if i == len(words):
         return {}
@@ -134,10 +148,16 @@ def parse_action(text: str, lookup_player: PlayerLookup) -> Action:
 def format_action(action: Action, name_of: Callable[[str], str] = str) -> str:
     """The notation of an action; `name_of` turns a player id into the name people type."""
     if action.kind == MOVE:
+        assert action.character is not None, "a move names its character"
         return f"move {action.direction} {action.character.value}"
     if action.kind == CONVERSE:
+        assert action.character is not None, "a conversation names its character"
         return f"converse {action.character.value}"
-    parts = ["ability"] if action.kind == ABILITY else ["friend", action.friend.value]
+    if action.kind == ABILITY:
+        parts = ["ability"]
+    else:
+        assert action.friend is not None, "a friendship action names its friend"
+        parts = ["friend", action.friend.value]
     if action.player is not None:
         parts += ["player", name_of(action.player)]
     if action.target is not None:
@@ -165,19 +185,22 @@ def describe_action(
     pos = state.positions
     if action.kind == MOVE:
         c = action.character
+        assert c is not None, "a move names its character"
         from .ids import H_BIT, V_BIT, toggle
 
         dest = toggle(pos[c], H_BIT if action.direction == HORIZONTAL else V_BIT)
         return f"Move {c.title} {action.direction}ly: {pos[c].title} to {dest.title}"
     if action.kind == CONVERSE:
+        assert action.character is not None, "a conversation names its character"
         return f"Converse with {action.character.title}"
     owner = state.own(player) if action.kind == ABILITY else action.friend
+    assert owner is not None, "a friendship action names its friend"
     if owner is Character.SECRETARY:
-        text = (
-            f"Find out which character {name_of(action.player)} controls"
-            if action.player is not None
-            else f"Find out who controls {action.target.title}"
-        )
+        if action.player is not None:
+            text = f"Find out which character {name_of(action.player)} controls"
+        else:
+            assert action.target is not None, "the Secretary's ability names a player or a target"
+            text = f"Find out who controls {action.target.title}"
     elif owner is Character.GOVERNORS_DAUGHTER and not state.governor_alive:
         text = "Summon the Store Clerk here"
     else:

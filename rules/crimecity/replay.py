@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .actions import Submission
 from .draft import DraftSubmission, resolve_draft
 from .ids import CHARACTERS, LOCATIONS
 from .legal import legal_actions, single_move_only, sorted_json
-from .replay_format import FORMAT, FormatError, apply_start, parse_replay, parse_round
-from .resolve import resolve_round
+from .replay_format import FORMAT, FormatError, ReplayInput, apply_start, parse_replay, parse_round
+from .resolve import RoundResult, resolve_round
 from .results import final_results
 from .state import GameState, Seat, new_game
 
@@ -25,9 +25,9 @@ def dumps(doc: Any) -> str:
     return json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
-def _initial(doc: Any) -> tuple[Any, GameState, dict | None]:
+def _initial(doc: Any) -> tuple[ReplayInput, GameState, dict[str, Any] | None]:
     inp = parse_replay(doc)
-    draft_out = None
+    draft_out: dict[str, Any] | None = None
     if inp.draft is not None:
         res = resolve_draft(inp.players, inp.draft, inp.placements, inp.garnets)
         seats, garnets = res.seats, res.garnets
@@ -38,18 +38,19 @@ def _initial(doc: Any) -> tuple[Any, GameState, dict | None]:
             "garnets": dict(garnets),
         }
     else:
+        assert inp.seats is not None, "a replay file gives exactly one of 'draft' and 'seats'"
         seats, garnets = inp.seats, inp.garnets
     state = apply_start(new_game(inp.players, seats, garnets, inp.rounds_total), inp.start)
     return inp, state, draft_out
 
 
-def _round_out(before: GameState, result) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def _round_out(before: GameState, result: RoundResult) -> dict[str, Any]:
     st = result.state
-    private: dict[str, list] = {}
+    private: dict[str, list[dict[str, Any]]] = {}
     for ev in result.events:
         if ev.audience is not None:
             private.setdefault(ev.audience, []).append(ev.data)
-    board = {loc.value: [] for loc in LOCATIONS}
+    board: dict[str, list[str]] = {loc.value: [] for loc in LOCATIONS}
     for c in CHARACTERS:
         if c in st.positions:
             board[st.positions[c].value].append(c.value)
@@ -116,7 +117,7 @@ def export_replay(
     *,
     rounds_total: int,
     garnets: Mapping[str, int],
-    rounds: list[Mapping[str, Submission | None]],
+    rounds: Sequence[Mapping[str, Submission | None]],
     placements: list[str] | None = None,
     draft: Mapping[str, DraftSubmission] | None = None,
     seats: Mapping[str, Seat] | None = None,

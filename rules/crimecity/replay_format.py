@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
+from typing import Any, TypeVar
 
 from .. import contract
 from .actions import DIRECTIONS, KINDS, Action, Submission
@@ -25,13 +27,13 @@ def _fail(where: str, what: str) -> FormatError:
     return FormatError(f"{where}: {what}")
 
 
-def _obj(v: Any, where: str) -> dict:
+def _obj(v: Any, where: str) -> dict[str, Any]:
     if not isinstance(v, dict):
         raise _fail(where, "must be an object")
     return v
 
 
-def _list(v: Any, where: str) -> list:
+def _list(v: Any, where: str) -> list[Any]:
     if not isinstance(v, list):
         raise _fail(where, "must be a list")
     return v
@@ -45,7 +47,10 @@ def _int(v: Any, where: str, lo: int | None = None, hi: int | None = None) -> in
     return v
 
 
-def _enum(cls, v: Any, where: str, what: str):  # type: ignore[no-untyped-def]
+E = TypeVar("E", bound=StrEnum)
+
+
+def _enum(cls: type[E], v: Any, where: str, what: str) -> E:
     if not isinstance(v, str):
         raise _fail(where, f"must be a {what} name (a string)")
     try:
@@ -87,8 +92,8 @@ def _player(v: Any, players: tuple[str, ...], where: str) -> str:
     return v
 
 
-def _unique(items: list, where: str) -> None:
-    seen = set()
+def _unique(items: Sequence[Hashable], where: str) -> None:
+    seen: set[Hashable] = set()
     for x in items:
         if x in seen:
             raise _fail(where, f"names {x.value if hasattr(x, 'value') else x!r} twice")

@@ -6,9 +6,11 @@ here as well and resolve as no submission (R44).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from .actions import ABILITY, CONVERSE, HORIZONTAL, MOVE, Submission
+from .actions import ABILITY, CONVERSE, HORIZONTAL, MOVE, Action, Submission
 from .errors import RuleError
 from .events import PUBLIC, Event
 from .ids import H_BIT, V_BIT, Character, Location, Role, pair_key, toggle
@@ -28,19 +30,19 @@ class RoundResult:
     rejected: dict[str, RuleError] = field(default_factory=dict)
 
 
-def _info(state: GameState, owner: Character, action) -> dict | None:  # type: ignore[no-untyped-def]
-    """Step 2: the static fact a Detective or Secretary ability reveals (Q36)."""
+def _info(state: GameState, owner: Character, action: Action) -> dict[str, Any]:
+    """Step 2: the static fact a Detective or Secretary ability reveals (Q36); `owner` is one of them."""
     if owner is C.DETECTIVE:
+        assert action.target is not None, "the Detective's ability takes a target"
         return {"kind": "investigation", "character": action.target.value, "role": state.role_of(action.target).value}
-    if owner is C.SECRETARY:
-        if action.player is not None:
-            return {"kind": "identification", "player": action.player, "character": state.own(action.player).value}
-        return {"kind": "identification", "player": state.controller(action.target), "character": action.target.value}
-    return None
+    if action.player is not None:
+        return {"kind": "identification", "player": action.player, "character": state.own(action.player).value}
+    assert action.target is not None, "the Secretary's ability names a player or a target"
+    return {"kind": "identification", "player": state.controller(action.target), "character": action.target.value}
 
 
 def resolve_round(
-    state: GameState, submissions: dict[str, Submission | None], *, trusted: bool = False, publish: bool = True
+    state: GameState, submissions: Mapping[str, Submission | None], *, trusted: bool = False, publish: bool = True
 ) -> RoundResult:
     """Resolve one round. `trusted=True` skips validation (for callers that already checked);
     `publish=False` skips the events (a computer player's search needs the new state only)."""
@@ -61,7 +63,7 @@ def resolve_round(
     pos0 = state.positions
     friendship = dict(state.friendship)
     garnets = dict(state.garnets)
-    private: dict[str, list[dict]] = {}
+    private: dict[str, list[dict[str, Any]]] = {}
     detained: set[Character] = set()
     sends: list[tuple[Character, Location]] = []
     summoners: list[Character] = []
@@ -80,26 +82,32 @@ def resolve_round(
         for a in sub.actions:
             keys.append(a.key(own))
             if a.kind == MOVE:
+                assert a.character is not None, "a well-formed move names its character"
                 counter = h_count if a.direction == HORIZONTAL else v_count
                 counter[a.character] = counter.get(a.character, 0) + 1
                 continue
             if a.kind == CONVERSE:  # step 1
+                assert a.character is not None, "a well-formed conversation names its character"
                 k = pair_key(own, a.character)
                 friendship[k] = friendship.get(k, 0) + 1
                 continue
             owner = own if a.kind == ABILITY else a.friend
             if owner is C.STORE_CLERK:  # step 1
+                assert a.target is not None, "the Store Clerk's ability takes a target"
                 k = pair_key(own, a.target)
                 friendship[k] = friendship.get(k, 0) + 1
             elif owner is C.DETECTIVE or owner is C.SECRETARY:  # step 2
                 private.setdefault(p, []).append(_info(state, owner, a))
             elif owner is C.POLICEMAN:  # step 3
+                assert a.target is not None, "the Policeman's ability takes a target"
                 detained.add(a.target)
             elif owner is C.GOVERNOR:
+                assert a.target is not None and a.destination is not None, "the Governor's ability takes both"
                 sends.append((a.target, a.destination))
             elif owner is C.BANKER:
                 diag[own] = diag.get(own, 0) + 1
             elif owner is C.ARMED_GUARD:
+                assert a.target is not None, "the Armed Guard's ability takes a target"
                 diag[a.target] = diag.get(a.target, 0) + 1
             elif owner is C.GOVERNORS_DAUGHTER:
                 summoners.append(own)

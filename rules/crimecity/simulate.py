@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from random import Random
 
-from .actions import HORIZONTAL, MOVE, MOVE_KEY, VERTICAL, Action, Submission
+from .actions import HORIZONTAL, MOVE, MOVE_KEY, VERTICAL, Action, Pair, Submission
 from .draft import DraftSubmission, resolve_draft
 from .ids import CHARACTERS, ROLES, Role
 from .legal import _non_moves
@@ -34,6 +34,7 @@ def random_submission(state: GameState, player: str, rng: Random, buy_rate: floa
     """A uniformly shaped random legal submission (R39): {M, N}, {N1, N2} or the lone {M}."""
     others = _non_moves(state, player)
     own = state.own(player)
+    actions: tuple[Action, ...]
     if not others:
         actions = (_random_move(state, player, rng),)
     else:
@@ -42,7 +43,7 @@ def random_submission(state: GameState, player: str, rng: Random, buy_rate: floa
         pool = [a for a in others if a.key(own) != key]
         second = rng.choice(pool) if pool and rng.random() >= 0.5 else _random_move(state, player, rng)
         actions = (first, second)
-    buys = ()
+    buys: tuple[Pair, ...] = ()
     if state.garnets.get(player, 0) >= BUY_COST and rng.random() < buy_rate:
         a, b = rng.sample(list(state.positions), 2)
         buys = ((a, b),)
@@ -76,10 +77,10 @@ def random_game(rng: Random, rounds_total: int = 6, garnets: int = 10) -> GameSt
 @dataclass
 class Figures:
     games: int = 0
-    role_completed: Counter = field(default_factory=Counter)
-    rounds: Counter = field(default_factory=Counter)
-    tol_count: Counter = field(default_factory=Counter)
-    ec: Counter = field(default_factory=Counter)
+    role_completed: Counter[str] = field(default_factory=Counter)
+    rounds: Counter[int] = field(default_factory=Counter)
+    tol_count: Counter[int] = field(default_factory=Counter)
+    ec: Counter[str] = field(default_factory=Counter)
     governor_killed: int = 0
 
     def add(self, state: GameState) -> None:
@@ -92,8 +93,10 @@ class Figures:
         if res.ec is not None:
             self.ec["decided by the rules"] += 1
         else:
-            kind = "left to the first finishers" if len(res.ec_pending["candidates"]) and not (
-                res.ec_pending["unanimous"] and len(res.ec_pending["deciders"]) == len(state.players)
+            pending = res.ec_pending
+            assert pending is not None, "no EC yet: the decision is pending"
+            kind = "left to the first finishers" if len(pending["candidates"]) and not (
+                pending["unanimous"] and len(pending["deciders"]) == len(state.players)
             ) else "a unanimous vote of all players (garnet tie)"
             self.ec[kind] += 1
         self.governor_killed += not state.governor_alive
@@ -110,8 +113,8 @@ class Figures:
         for k in sorted(self.tol_count):
             lines.append(f"  {k} ToL(s): {100 * self.tol_count[k] / n:6.2f}%")
         lines += ["", "EC:"]
-        for k in sorted(self.ec):
-            lines.append(f"  {k}: {100 * self.ec[k] / n:6.2f}%")
+        for kind in sorted(self.ec):
+            lines.append(f"  {kind}: {100 * self.ec[kind] / n:6.2f}%")
         lines.append(f"\nGovernor killed by the Hitman: {100 * self.governor_killed / n:.2f}%")
         return "\n".join(lines)
 

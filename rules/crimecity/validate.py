@@ -74,6 +74,7 @@ def check_action(state: GameState, player: str, action: Action) -> RuleError | N
     own = state.own(player)
     pos = state.positions
     if action.kind == MOVE:
+        assert action.character is not None, "a well-formed move names its character"
         if not state.alive(action.character):
             return RuleError("bad_target", f"{action.character.title} is dead and cannot be moved (rule Q26).")
     else:
@@ -83,6 +84,7 @@ def check_action(state: GameState, player: str, action: Action) -> RuleError | N
             )
         if action.kind == CONVERSE:
             x = action.character
+            assert x is not None, "a well-formed conversation names its character"
             if x is own:
                 return RuleError("bad_target", "You cannot converse with your own character (rule Q41).")
             if not state.alive(x):
@@ -95,6 +97,7 @@ def check_action(state: GameState, player: str, action: Action) -> RuleError | N
                 )
         else:
             owner = own if action.kind == ABILITY else action.friend
+            assert owner is not None, "a well-formed friendship action names its friend"
             if action.kind == FRIEND:
                 if owner is Character.GOVERNOR and not state.governor_alive:
                     return RuleError("unavailable", "The Governor is dead: nobody can use his ability (rule R20).")
