@@ -41,4 +41,4 @@ def missing(permissions: int) -> list[str]:
 
 def invite_url(application_id: int | str) -> str:
     """The OAuth2 link that adds the bot to a server with exactly `NEEDED` (and its slash commands)."""
-    return discord.utils.oauth_url(application_id, permissions=NEEDED, scopes=SCOPES)  # type: ignore[arg-type]
+    return discord.utils.oauth_url(application_id, permissions=NEEDED, scopes=SCOPES)

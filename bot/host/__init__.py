@@ -71,13 +71,14 @@ class Host:
         committed = self._committed
         self.finder = Finder(db, lambda kind: presentations[kind].game.info.title, host_role=host_role)
         self.stepper = Stepper(presentations, self.states, clock=clock)
-        common = {"clock": clock, "committed": committed}
-        self.lobby = Lobby(db, self.finder, self.stepper, self.locks, presentations, **common)
-        self.play = Play(db, self.finder, self.stepper, self.locks, presentations, **common)
-        self.hosting = Hosting(db, self.finder, self.stepper, self.locks, presentations, **common)
+        self.lobby = Lobby(db, self.finder, self.stepper, self.locks, presentations, clock=clock, committed=committed)
+        self.play = Play(db, self.finder, self.stepper, self.locks, presentations, clock=clock, committed=committed)
+        self.hosting = Hosting(
+            db, self.finder, self.stepper, self.locks, presentations, clock=clock, committed=committed
+        )
         self.reports = Reports(db, self.finder, self.states, presentations, self.play, clock=clock)
         self.panels = Panels(db, clock=clock, reopen="Open a new one.")
-        self.due = Due(db, self.stepper, self.play, self.locks, **common)
+        self.due = Due(db, self.stepper, self.play, self.locks, clock=clock, committed=committed)
         self.limits = Limits()
         self.seasons = Seasons(db, self.finder, clock=clock)
         self.stepper.on_end = self._ended

@@ -57,8 +57,9 @@ class HostButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HostButton:
+        assert isinstance(item, discord.ui.Button)  # the template matches only our buttons
         return cls(item, match["part"], int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:

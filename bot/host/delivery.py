@@ -221,7 +221,7 @@ class Delivery:
         png = None
         if picture is not None:
             png = await asyncio.to_thread(self._draw, picture["kind"], picture["view"])
-        if png:
+        if png and picture is not None:
             try:
                 file = discord.File(io.BytesIO(png), filename="board.png", description=picture.get("alt") or None)
                 await channel.send(file=file, **kwargs)

@@ -65,6 +65,7 @@ class Finder:
             return await self.game(caller, kind, game_opt)
         except NoGame:
             async with self.db.read() as conn:
+                args: tuple[object, ...]
                 if caller.in_guild:
                     sql, args = (
                         "SELECT id FROM games WHERE channel_id = ? AND kind = ? ORDER BY id DESC LIMIT 1",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Literal
 
 
 class GameLock(asyncio.Lock):
@@ -15,7 +16,7 @@ class GameLock(asyncio.Lock):
         super().__init__()
         self._forget = forget
 
-    async def acquire(self) -> bool:
+    async def acquire(self) -> Literal[True]:
         await super().acquire()
         self._forget()
         return True

@@ -107,7 +107,10 @@ class Play:
         # channel id -> the id of the game last found active there: saves a read per command. A hint only:
         # whoever uses it re-checks, in the read it makes anyway, that the game is still that channel's.
         self._channel_games: dict[int, int] = {}
-        locks.on_forget(lambda game_id: self._contexts.pop(game_id, None))
+        locks.on_forget(self._forget)
+
+    def _forget(self, game_id: int) -> None:
+        self._contexts.pop(game_id, None)
 
     # ---- the moves -----------------------------------------------------------------------------------
 
@@ -212,7 +215,9 @@ class Play:
         try:
             ctx = await self._context(game_id)
             if not (hinted and self._stale(ctx, caller)):
-                yield ctx, await self._checked(ctx, caller, kind)  # type: ignore[arg-type]
+                turn = await self._checked(ctx, caller, kind)
+                assert ctx is not None  # _checked refuses a missing game
+                yield ctx, turn
                 return
         finally:
             lock.release()
@@ -221,7 +226,9 @@ class Play:
         await lock.acquire_keeping()
         try:
             ctx = await self._context(game_id)
-            yield ctx, await self._checked(ctx, caller, kind)  # type: ignore[arg-type]
+            turn = await self._checked(ctx, caller, kind)
+            assert ctx is not None  # _checked refuses a missing game
+            yield ctx, turn
         finally:
             lock.release()
 

@@ -81,9 +81,11 @@ class Scheduler:
         limit = len(self._running) + 50
         # Woken after every commit: in the common case nothing is due, and this reads no timer row at all.
         async with self.db.read() as conn:
-            due = await (
-                await conn.execute("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?", (now, limit))
-            ).fetchall()
+            due = list(
+                await (
+                    await conn.execute("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?", (now, limit))
+                ).fetchall()
+            )
             upcoming = await (await conn.execute("SELECT MIN(due_at) FROM timers WHERE due_at > ?", (now,))).fetchone()
         waiting = [TimerRow.from_row(r) for r in due if r["id"] not in self._running]
         for timer in waiting:
@@ -92,7 +94,7 @@ class Scheduler:
             return 0.05  # maybe more are due
         if upcoming is None or upcoming[0] is None:
             return MAX_SLEEP if not waiting else 0.05
-        return min(MAX_SLEEP, upcoming[0] - now)
+        return min(MAX_SLEEP, float(upcoming[0]) - now)
 
     async def _fire(self, timer: TimerRow) -> None:
         try:

@@ -176,7 +176,7 @@ class Database:
         async with self._writer():
             await self._settle()
             conn = self.conn
-            current = (await conn.execute_fetchall("PRAGMA user_version"))[0][0]
+            current = int(list(await conn.execute_fetchall("PRAGMA user_version"))[0][0])
             for version, name, sql in migration_files():
                 if version <= current:
                     continue
@@ -264,7 +264,7 @@ class Database:
                 raise
             self.commits += 1
             self.transactions += 1
-            return cursor.rowcount
+            return int(cursor.rowcount)
 
     async def _undo(self, conn: aiosqlite.Connection, batch: _Batch, first: bool) -> None:
         """With the writer lock: roll back the failed transaction's changes, and only those."""
