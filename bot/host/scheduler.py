@@ -81,11 +81,8 @@ class Scheduler:
         limit = len(self._running) + 50
         # Woken after every commit: in the common case nothing is due, and this reads no timer row at all.
         async with self.db.read() as conn:
-            due = list(
-                await (
-                    await conn.execute("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?", (now, limit))
-                ).fetchall()
-            )
+            sql = "SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?"
+            due = list(await (await conn.execute(sql, (now, limit))).fetchall())
             upcoming = await (await conn.execute("SELECT MIN(due_at) FROM timers WHERE due_at > ?", (now,))).fetchone()
         waiting = [TimerRow.from_row(r) for r in due if r["id"] not in self._running]
         for timer in waiting:

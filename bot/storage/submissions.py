@@ -42,5 +42,7 @@ def guarded_upsert_sql(n: int) -> str:
     )
 
 
-def guarded_values(game_id: int, step: int, seat: str, move: dict[str, Any], user_id: int | None, now: float) -> tuple[Any, ...]:
+def guarded_values(
+    game_id: int, step: int, seat: str, move: dict[str, Any], user_id: int | None, now: float
+) -> tuple[Any, ...]:
     return (game_id, step, seat, dumps(move), user_id, now)
