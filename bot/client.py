@@ -51,7 +51,9 @@ class GameBot(commands.Bot):
         self.settings = settings or Settings()
         self.db = Database(database)
         self.presentations = presentations()
-        self.host = Host(self.db, self.presentations, host_role=self.settings.host_role)
+        self.host = Host(
+            self.db, self.presentations, host_role=self.settings.host_role, computer_delay=self.settings.computer_delay
+        )
         self.delivery = Delivery(self.db, self, renderer=self._picture)
         self.scheduler = Scheduler(self.db, self.host.due)
         self.host.finder.membership = self._is_member

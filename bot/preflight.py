@@ -39,6 +39,8 @@ def check(settings: Settings) -> list[str]:
     except ValueError as exc:
         found.append(str(exc))
     found.append(database_problem(settings.database))
+    if settings.computer_delay < 0:
+        found.append("CRIMECITY_COMPUTER_DELAY is not a number from 0 up: set it to e.g. 1 (the default) or 0.5.")
     return [p for p in found if p]
 
 

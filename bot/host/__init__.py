@@ -31,6 +31,8 @@ from .commands import (
     timestamp,
     user_message,
 )
+from .computers import Computers, Timing
+from .computers import levels as computer_levels
 from .context import Caller, Member
 from .due import Due
 from .errors import NoGame, NotAllowed, Refused, Stale, UserError
@@ -60,6 +62,7 @@ class Host:
         *,
         clock: Callable[[], float] = time.time,
         host_role: str | None = None,
+        computer_delay: float = 1.0,
     ) -> None:
         self.db = db
         self.clock = clock
@@ -79,6 +82,9 @@ class Host:
         self.reports = Reports(db, self.finder, self.states, presentations, self.play, clock=clock)
         self.panels = Panels(db, clock=clock, reopen="Open a new one.")
         self.due = Due(db, self.stepper, self.play, self.locks, clock=clock, committed=committed)
+        # Computer players' seats: their timing (`computer_delay` scales every delay) and their moves.
+        self.computers = Computers(db, self.stepper, self.play, presentations, timing=Timing(scale=computer_delay))
+        self.due.computer = self.computers.move
         self.limits = Limits()
         self.seasons = Seasons(db, self.finder, clock=clock)
         self.stepper.on_end = self._ended
@@ -109,6 +115,7 @@ __all__ = [
     "Advance",
     "Board",
     "Caller",
+    "Computers",
     "ClockState",
     "DM",
     "Due",
@@ -163,6 +170,7 @@ __all__ = [
     "UserError",
     "answer",
     "caller_of",
+    "computer_levels",
     "clip",
     "game_choices",
     "host_buttons",

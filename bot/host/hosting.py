@@ -274,6 +274,52 @@ class Hosting:
         log.info("game %s: a seat was handed to another member", game.id)
         return game, roster, seat
 
+    async def replace_with_computer(
+        self, caller: Caller, kind: str, old: Member, level: str, game_opt: str | None = None
+    ) -> tuple[GameRow, Roster, str]:
+        """Hand `old`'s seat to a computer player of `level`: it plays the seat on from what the seat received
+        (a move `old` already made for the open decision stands). No DM: nobody reads it."""
+        from .computers import check_level, computer_name
+
+        game = await self._game(caller, kind, game_opt)
+        check_level(kind, level, self.presentations[kind].game.info.title)
+        async with self.locks(game.id):
+            async with self.db.transaction() as conn:
+                game = await reload(conn, game.id)
+                if game.status == ENDED:
+                    raise UserError("This game has ended.")
+                if game.season_id is not None:
+                    raise UserError("This game is a match of the server's season: only its roster may play.")
+                roster = Roster(await games_repo.seats(conn, game.id))
+                seat = roster.seat_of(old.user_id)
+                if seat is None:
+                    raise UserError(f"{old.display_name} does not hold a seat in this game.")
+                name = computer_name(1 + await games_repo.computers_seated(conn, game.id), level)
+                await games_repo.reassign_seat(
+                    conn, game.id, seat, user_id=None, user_name=name, display_name=name, computer=level
+                )
+                change = {"seat": seat, "from": old.user_id, "to": None, "computer": level}
+                now = self.clock()
+                await log_repo.add_seat_change(conn, game.id, game.step, change, caller.user_id, now)
+                roster = Roster(await games_repo.seats(conn, game.id))
+                messages: list[Message] = []
+                replaced = getattr(self.presentations[kind], "seat_replaced", None)
+                if replaced is not None:
+                    messages.extend(replaced(game, old, Member(0, name, name)))
+                await self.stepper.queue(conn, game, messages, now)
+                if game.status == RUNNING and game.pending is not None:
+                    done: set[str] = set()
+                    if game.pending.together:
+                        from ..storage import submissions as subs_repo
+
+                        rules = self.presentations[kind].game
+                        collected = await subs_repo.collected(conn, game.id, game.step)
+                        done = counted(rules, self.stepper.states.get(rules, game), collected)
+                    await self.stepper.arm_computers(conn, game, roster, done, now)
+            self.committed()
+        log.info("game %s: a seat was handed to a computer player (%s)", game.id, level)
+        return game, roster, seat
+
     # ---- the record --------------------------------------------------------------------------------------
 
     async def record(self, game: GameRow) -> Record:

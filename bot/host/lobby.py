@@ -197,6 +197,39 @@ class Lobby:
         self.committed()
         return game, roster
 
+    async def add_computer(
+        self, caller: Caller, kind: str, level: str, game_opt: str | None = None
+    ) -> tuple[GameRow, Roster, str]:
+        """Seat a computer player of `level` in the lobby (the game's host or an admin): its name says so."""
+        from .computers import check_level, computer_name
+
+        game = await self._find(caller, kind, None, game_opt)
+        await self.finder.require_admin(game, caller)
+        info = self.presentations[kind].game.info
+        check_level(kind, level, info.title)
+        async with self.locks(game.id), self.db.transaction() as conn:
+            game = await reload(conn, game.id)
+            if game.status != LOBBY:
+                raise UserError(
+                    "This game has already started: add computer players in its lobby, or hand a seat "
+                    "to one with the replace command."
+                )
+            if game.season_id is not None:
+                raise UserError("This game is a match of the server's season: only its roster may play.")
+            roster = Roster(await games_repo.seats(conn, game.id))
+            if len(roster) >= info.max_players:
+                raise UserError(f"The lobby is full: {info.title} takes {players_text(info)}.")
+            number = 1 + await games_repo.computers_seated(conn, game.id)
+            name = computer_name(number, level)
+            seat = await games_repo.add_seat(
+                conn, game.id, user_id=None, user_name=name, display_name=name, now=self.clock(), computer=level
+            )
+            roster = Roster(await games_repo.seats(conn, game.id))
+            await self._edit_lobby(conn, game, roster)
+        self.committed()
+        log.info("game %s: a computer player (%s) joined", game.id, level)
+        return game, roster, seat
+
     async def leave(self, caller: Caller, kind: str, *, game_id: int | None = None) -> tuple[GameRow, Roster]:
         game = await self._find(caller, kind, game_id)
         async with self.locks(game.id), self.db.transaction() as conn:

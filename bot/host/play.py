@@ -125,18 +125,53 @@ class Play:
             refusal = rules.check(turn.state, turn.seat, move)
             if refusal is not None:
                 raise Refused(refusal.code, refusal.message)
-            if pending.together:
-                all_in = await self._collect(ctx, turn, move, caller.user_id)
-                return Played(turn, move, all_in=all_in)
-            async with self.db.transaction() as conn:
-                game = await games_repo.get_game(conn, ctx.game.id)
-                if game is None or game.version != ctx.game.version:
-                    raise Stale("The game moved on just before your move arrived; look at it again and retry.")
-                advance = await self.stepper.advance(
-                    conn, game, Roster(ctx.seats), [Action(turn.seat, move)], user_id=caller.user_id, state=turn.state
-                )
-            self._contexts.pop(ctx.game.id, None)
-            self.committed()
+            return await self._accept(ctx, turn, move, caller.user_id)
+
+    async def submit_seat(
+        self, game_id: int, seat: str, step: int, version: int, build: Callable[[Turn], Move | None]
+    ) -> Played | None:
+        """A computer player's move for `seat`, through the same path as a member's (collected, or applied
+        at once; logged the same way, with no user). None, with nothing written, when the game is no longer
+        at `step` and `version`, the seat is no longer a computer player's, or `build` gives no move.
+        `build` must give a move the rules accept (it is checked again here)."""
+        async with self.locks(game_id):
+            ctx = await self._context(game_id)
+            if ctx is None:
+                return None
+            game = ctx.game
+            holder = next((s for s in ctx.seats if s.seat == seat), None)
+            if game.status != RUNNING or game.pending is None or game.step != step or game.version != version:
+                return None
+            if holder is None or holder.computer is None or not game.pending.may_act(seat):
+                return None
+            rules = self.presentations[game.kind].game
+            state = self.stepper.states.get(rules, game)
+            turn = Turn(game, Roster(ctx.seats), seat, state, ctx.collected.get(seat))
+            built = build(turn)
+            if built is None:
+                return None
+            move = dict(built)
+            refusal = rules.check(state, seat, move)
+            if refusal is not None:
+                raise Refused(refusal.code, refusal.message)
+            return await self._accept(ctx, turn, move, None)
+
+    async def _accept(self, ctx: Context, turn: Turn, move: dict[str, Any], user_id: int | None) -> Played:
+        """Holding the game's lock, a checked move: collected, or applied at once."""
+        pending = ctx.game.pending
+        assert pending is not None
+        if pending.together:
+            all_in = await self._collect(ctx, turn, move, user_id)
+            return Played(turn, move, all_in=all_in)
+        async with self.db.transaction() as conn:
+            game = await games_repo.get_game(conn, ctx.game.id)
+            if game is None or game.version != ctx.game.version:
+                raise Stale("The game moved on just before your move arrived; look at it again and retry.")
+            advance = await self.stepper.advance(
+                conn, game, Roster(ctx.seats), [Action(turn.seat, move)], user_id=user_id, state=turn.state
+            )
+        self._contexts.pop(ctx.game.id, None)
+        self.committed()
         return Played(turn, move, advance)
 
     async def peek(self, caller: Caller, kind: str, game_opt: str | None = None) -> Context:
@@ -172,7 +207,7 @@ class Play:
 
     # ---- collecting ----------------------------------------------------------------------------------
 
-    async def _collect(self, ctx: Context, turn: Turn, move: dict[str, Any], user_id: int) -> bool:
+    async def _collect(self, ctx: Context, turn: Turn, move: dict[str, Any], user_id: int | None) -> bool:
         """Write the seat's move, guarded by the decision; True when it completes the decision and
         the decision resolves now (the move and a due timer committed together)."""
         game, seat = ctx.game, turn.seat
@@ -202,7 +237,18 @@ class Play:
                 "Look at the new board and submit again."
             )
         self._remember(ctx.with_move(seat, move))
+        if not all_in and self._computers_wait(ctx, set(pending.awaited) - done):
+            # The last member is in: the computer players move within seconds, not at their own pace.
+            async with self.db.transaction() as conn:
+                await self.stepper.arm_computers(conn, game, Roster(ctx.seats), done, now)
+            self.committed()
         return all_in
+
+    @staticmethod
+    def _computers_wait(ctx: Context, owing: set[str]) -> bool:
+        """Only computer players' seats still owe a move (so they should make it now)."""
+        kinds = {s.seat: s.computer for s in ctx.seats}
+        return bool(owing) and all(kinds.get(seat) is not None for seat in owing)
 
     # ---- contexts --------------------------------------------------------------------------------------
 

@@ -41,6 +41,23 @@ def counted(rules: Game, state: Any, collected: Mapping[str, Any]) -> set[str]:
     return {seat for seat, move in collected.items() if counts is None or counts(state, move)}
 
 
+@dataclass(frozen=True, slots=True)
+class ComputerWait:
+    """What a computer player's timing depends on: the game, its seat, the running deadline (None: none,
+    or paused), now, and whether a member still owes a move (then it takes its time; else it moves soon)."""
+
+    game: GameRow
+    seat: str
+    deadline_at: float | None
+    now: float
+    members_owe: bool
+
+
+def is_computer(roster: Roster, seat: str) -> bool:
+    holder = roster.player(seat)
+    return holder is not None and holder.computer is not None
+
+
 class Conflict(RuntimeError):
     """Someone else moved the game on meanwhile (its version changed): nothing was written."""
 
@@ -85,12 +102,12 @@ class Stepper:
         states: States,
         *,
         clock: Callable[[], float],
-        computer_delay: Callable[[GameRow, Pending, str], float | None] | None = None,
+        computer_delay: Callable[[ComputerWait], float | None] | None = None,
     ) -> None:
         self.presentations = presentations
         self.states = states
         self.clock = clock
-        # When a decision opens that awaits a computer player: seconds until it moves (None: never).
+        # Seconds until a computer player's seat moves in the open decision (None: it does not).
         self.computer_delay = computer_delay
         # Set by the host: what a game's end writes beside it, in the same transaction (its season's match).
         self.on_end: Callable[[Any, GameRow, Roster, StepView], Awaitable[None]] | None = None
@@ -218,7 +235,10 @@ class Stepper:
             results=results,
             host_action=any(a.by is None for a in actions) and user_id is not None,
         )
-        await self.queue(conn, after, self.presentations[game.kind].step_messages(view), now)
+        messages = self.presentations[game.kind].step_messages(view)
+        # A computer player's seat reads nothing: no DM is written for it (it decides from its events).
+        messages = [m for m in messages if not (isinstance(m, DM) and is_computer(roster, m.seat))]
+        await self.queue(conn, after, messages, now)
         if after.status == ENDED:
             if self.on_end is not None:
                 await self.on_end(conn, after, roster, view)
@@ -227,7 +247,7 @@ class Stepper:
             await subs_repo.forget(conn, game.id)
             log.info("game %s: over", game.id)
         else:
-            await self._schedule(conn, after, rows, opened, now)
+            await self._schedule(conn, after, roster, rows, opened, now)
         return Advance(after, out.state, out.events, opened)
 
     async def _reconcile_clocks(self, conn: Any, game: GameRow, pending: Pending | None, now: float) -> list[ClockRow]:
@@ -242,16 +262,51 @@ class Stepper:
             await clocks_repo.replace_clocks(conn, game.id, rows)
         return rows
 
-    async def _schedule(self, conn: Any, game: GameRow, rows: list[ClockRow], opened: bool, now: float) -> None:
+    async def _schedule(
+        self, conn: Any, game: GameRow, roster: Roster, rows: list[ClockRow], opened: bool, now: float
+    ) -> None:
         """The open decision's timers: its running clock's deadline and reminder, a computer's move."""
         await self.schedule_clock(conn, game, rows, now)
         if opened:  # what was due for the decision that is over ("everyone is in", a computer's move)
             await timers_repo.clear_timers(conn, game.id, (RESOLVE, COMPUTER))
-        if opened and game.pending is not None and self.computer_delay is not None:
-            for seat in (*game.pending.awaited, *game.pending.optional):
-                delay = self.computer_delay(game, game.pending, seat)
-                if delay is not None:
-                    await timers_repo.add_timer(conn, game.id, COMPUTER, game.step, now + delay, clock=seat)
+            await self.arm_computers(conn, game, roster, set(), now, rows=rows)
+
+    async def arm_computers(
+        self,
+        conn: Any,
+        game: GameRow,
+        roster: Roster,
+        done: set[str],
+        now: float,
+        *,
+        rows: list[ClockRow] | None = None,
+    ) -> None:
+        """A timer for each computer player's seat that may act in the open decision and has not moved
+        (`done`: the seats whose collected move counts). A timer already armed is only ever brought
+        forward, so calling this again (the last member moved, a seat changed hands) never delays one."""
+        pending = game.pending
+        if pending is None or self.computer_delay is None:
+            return
+        if rows is None:
+            rows = await clocks_repo.clocks(conn, game.id)
+        run = clocks.running(rows)
+        deadline_at = None if run is None or game.paused else run.deadline_at
+        members_owe = any(s not in done and roster.user_of(s) is not None for s in pending.awaited)
+        armed = {
+            t.clock: t for t in await timers_repo.timers_of(conn, game.id) if t.kind == COMPUTER and t.step == game.step
+        }
+        for seat in dict.fromkeys((*pending.awaited, *pending.optional)):
+            holder = roster.player(seat)
+            if holder is None or holder.computer is None or seat in done:
+                continue
+            delay = self.computer_delay(ComputerWait(game, seat, deadline_at, now, members_owe))
+            if delay is None:
+                continue
+            timer = armed.get(seat)
+            if timer is None or timer.step != game.step:
+                await timers_repo.add_timer(conn, game.id, COMPUTER, game.step, now + delay, clock=seat)
+            elif now + delay < timer.due_at:
+                await timers_repo.move_timer(conn, timer.id, now + delay)
 
     async def schedule_clock(self, conn: Any, game: GameRow, rows: list[ClockRow], now: float) -> None:
         """(Re)place the deadline and reminder timers of the running clock (none while paused)."""

@@ -107,6 +107,20 @@ async def events_for(conn: Any, game_id: int, seat: str | None, *, private_only:
     return [EventRow.from_row(r) for r in found]
 
 
+async def audiences_for(conn: Any, game_id: int, seat: str) -> dict[int, list[str]]:
+    """The whole audience of each private event `seat` received (by event id): what the rules sent it."""
+    found = await rows(
+        conn,
+        "SELECT event_id, seat FROM event_seats WHERE game_id = ? AND event_id IN"
+        " (SELECT event_id FROM event_seats WHERE game_id = ? AND seat = ?) ORDER BY event_id, seat",
+        (game_id, game_id, seat),
+    )
+    out: dict[int, list[str]] = {}
+    for r in found:
+        out.setdefault(int(r["event_id"]), []).append(r["seat"])
+    return out
+
+
 async def step_opened_at(conn: Any, game_id: int, step: int) -> float | None:
     found = await row(conn, "SELECT opened_at FROM steps WHERE game_id = ? AND step = ?", (game_id, step))
     return None if found is None else float(found["opened_at"])

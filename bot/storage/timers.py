@@ -43,3 +43,8 @@ async def delete_timer(conn: Any, timer_id: int) -> None:
 
 async def postpone_timer(conn: Any, timer_id: int, due_at: float) -> None:
     await run(conn, "UPDATE timers SET due_at = ?, attempts = attempts + 1 WHERE id = ?", (due_at, timer_id))
+
+
+async def move_timer(conn: Any, timer_id: int, due_at: float) -> None:
+    """Bring a timer forward (or back) without counting it as a failed attempt."""
+    await run(conn, "UPDATE timers SET due_at = ? WHERE id = ?", (due_at, timer_id))

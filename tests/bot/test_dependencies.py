@@ -57,12 +57,15 @@ def imports(path: Path) -> list[str]:
             base = package[: len(package) - node.level + 1] if node.level else []
             module = ".".join([*base, *(node.module.split(".") if node.module else [])])
             found += [module] if node.module else [f"{module}.{a.name}" for a in node.names]
+            if node.module and "." not in module:  # `from rules import x` imports rules.x
+                found += [f"{module}.{a.name}" for a in node.names]
     return found
 
 
 def forbidden_for_host(module: str) -> bool:
     parts = module.split(".")
-    if parts[0] == "rules" and len(parts) > 1 and parts[1] not in ("contract", "registry"):
+    # rules.players is the game-agnostic table of computer players (each game's are loaded through it).
+    if parts[0] == "rules" and len(parts) > 1 and parts[1] not in ("contract", "registry", "players"):
         return True
     return parts[:2] == ["bot", "games"] and len(parts) > 2 and parts[2] in GAME_IDS
 
@@ -101,6 +104,7 @@ def test_the_check_sees_a_concept_and_an_import(tmp_path: Path) -> None:
     assert concepts("CRIMECITY_DB = 'data/crimecity.db'") == []
     assert forbidden_for_host("rules.crimecity.game") and forbidden_for_host("bot.games.crimecity.cog")
     assert not forbidden_for_host("rules.contract") and not forbidden_for_host("bot.games")
+    assert not forbidden_for_host("rules.players") and forbidden_for_host("rules.crimecity")
     fake = BOT / "host" / "x.py"
     assert imports(fake.with_name("play.py"))  # the resolver reads real files
 

@@ -20,6 +20,7 @@ class Table:
     players: dict[str, Any]
     db_path: Path
     bots: list[Any] = field(default_factory=list)
+    settings: dict[str, Any] = field(default_factory=dict)  # Settings fields for the next start_bot()
 
     @property
     def bot(self) -> Any:
@@ -28,7 +29,7 @@ class Table:
     async def start_bot(self) -> Any:
         from bot import Settings, create_bot
 
-        client = create_bot(self.db_path, Settings(command_sync="global"))
+        client = create_bot(self.db_path, Settings(**{"command_sync": "global", **self.settings}))
         self.fd.start(client)
         await self.fd.wait_ready()
         self.bots.append(client)

@@ -35,6 +35,7 @@ from ...host import (
     UserError,
     answer,
     caller_of,
+    computer_levels,
     game_choices,
     host_buttons,
     matches,
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 KIND = "crimecity"
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in computer_levels(KIND)]
 
 HELP = """\
 **Crime City** — 5 players, a hidden character and role each, up to 6 rounds.
@@ -67,7 +69,8 @@ HELP = """\
 - `/crimecity board` — the public board · `/crimecity rules` — the rules in short pages
 - `/crimecity history` — this server's finished games · `/crimecity stats [player]` — counted per member
 - `/crimecity ec player` — choose the EC when the results ask you to
-**Hosting**: `/crimecity admin resolve|deadline|reminder|pause|resume|end|replace|garnets|placements|export|import`
+**Hosting**: `/crimecity admin resolve|deadline|reminder|pause|resume|end|replace|garnets|placements|export|import`; \
+`/crimecity admin addbot level:` seats a computer player in the lobby
 **Seasons**: `/crimecity season new|join|add|remove|end|garnets|record|eliminate|tol|standings|history|export`; \
 open a season's match with `/crimecity new season:`
 Action notation: `move vertical secretary`, `converse store_clerk`, `ability detective`, \
@@ -332,10 +335,37 @@ class CrimeCityCog(
     friendship.autocomplete("game")(_games)
 
     @app_commands.command(name="ec", description="Choose the EC when the results leave that decision to you.")
-    @app_commands.describe(player="The member you choose as EC", game=GAME_HELP)
-    async def ec(self, interaction: discord.Interaction, player: discord.User, game: str | None = None) -> None:
-        text = await reports.choose_ec(self.host, caller_of(interaction), Member.from_user(player), game)
+    @app_commands.describe(
+        player="The member you choose as EC", computer="Or a computer player you choose as EC", game=GAME_HELP
+    )
+    async def ec(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User | None = None,
+        computer: str | None = None,
+        game: str | None = None,
+    ) -> None:
+        if (player is None) == (computer is None):
+            raise UserError("Choose one EC: a member (player:) or a computer player (computer:).")
+        target = computer if computer is not None else Member.from_user(player) if player is not None else ""
+        text = await reports.choose_ec(self.host, caller_of(interaction), target, game)
         await answer(interaction, text)
+
+    @ec.autocomplete("computer")
+    async def _ec_computer_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The game's computer players (their names are public), by seat id."""
+        try:
+            found = await self.host.finder.game(
+                caller_of(interaction), KIND, getattr(interaction.namespace, "game", None)
+            )
+            roster = await self.host.finder.roster(found.id)
+        except UserError:
+            return []
+        return [
+            app_commands.Choice(name=roster.name_of(p.seat)[:100], value=p.seat)
+            for p in roster.players
+            if p.computer is not None and matches(current, p.seat, roster.name_of(p.seat))
+        ][:MAX_CHOICES]
 
     ec.autocomplete("game")(_games)
 
@@ -471,12 +501,42 @@ class CrimeCityCog(
         await self.host.hosting.end(caller_of(interaction), KIND, reveal=reveal, game_opt=game)
         await answer(interaction, "The game is ended; the results are being posted.")
 
+    @admin.command(name="addbot", description="Seat a computer player in the lobby (host or admin).")
+    @app_commands.describe(level="How it plays: random (any legal move) or strong (plays to win)", game=GAME_HELP)
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def admin_addbot(self, interaction: discord.Interaction, level: str, game: str | None = None) -> None:
+        _game, roster, seat = await self.host.lobby.add_computer(caller_of(interaction), KIND, level, game)
+        names = [roster.name_of(s) for s in roster.seats]
+        tail = " The lobby is full: start with /crimecity start." if len(names) == 5 else ""
+        await answer(interaction, f"{roster.name_of(seat)} joined. {_lobby_line(names)}.{tail}")
+
     @admin.command(name="replace", description="Hand a seat to another member (they get the seat's secrets by DM).")
-    @app_commands.describe(old="The member leaving the seat", new="The member taking it", game=GAME_HELP)
+    @app_commands.describe(
+        old="The member leaving the seat",
+        new="The member taking it",
+        level="Instead of a member: a computer player of this level takes the seat",
+        game=GAME_HELP,
+    )
+    @app_commands.choices(level=LEVEL_CHOICES)
     async def admin_replace(
-        self, interaction: discord.Interaction, old: discord.User, new: discord.User, game: str | None = None
+        self,
+        interaction: discord.Interaction,
+        old: discord.User,
+        new: discord.User | None = None,
+        level: str | None = None,
+        game: str | None = None,
     ) -> None:
-        before, after = Member.from_user(old), Member.from_user(new)
+        before = Member.from_user(old)
+        if (new is None) == (level is None):
+            raise UserError("Name who takes the seat: a member (new:) or a computer player (level:), not both.")
+        if level is not None:
+            _g, roster, seat = await self.host.hosting.replace_with_computer(
+                caller_of(interaction), KIND, before, level, game
+            )
+            await answer(interaction, f"{roster.name_of(seat)} now plays {before.display_name}'s seat.")
+            return
+        assert new is not None
+        after = Member.from_user(new)
         await self.host.hosting.replace(caller_of(interaction), KIND, before, after, self.presentation.brief, game)
         await answer(
             interaction,
@@ -558,6 +618,7 @@ class CrimeCityCog(
         )
 
     for _command in (
+        admin_addbot,
         admin_resolve,
         admin_deadline,
         admin_reminder,

@@ -93,14 +93,15 @@ async def click(
     elif form == "ec":
         if part == "ec" and values:
             target = panel.roster.player(values[0])
-            if target is None or target.user_id is None:
+            if target is None:
                 raise UserError("That player is no longer in the game.")
             from ...host import Member
             from .reports import choose_ec
 
-            note = await choose_ec(
-                host, by_id, Member(target.user_id, target.user_name, target.display_name), str(game_id)
+            chosen = (
+                target.seat if target.user_id is None else Member(target.user_id, target.user_name, target.display_name)
             )
+            note = await choose_ec(host, by_id, chosen, str(game_id))
     await host.panels.save(nonce, data)
     turn = await host.play.turn(by_id, KIND, str(game_id)) or turn
     return screen(game_id, nonce, data, GAME.view(turn.state, turn.seat), turn, note=note)

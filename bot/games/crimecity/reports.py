@@ -221,17 +221,21 @@ def history_entry(game: GameRow, roster: Roster) -> str:
 # ---- moves that need words -----------------------------------------------------------------------------
 
 
-async def choose_ec(host: Host, caller: Caller, target: Member, game_opt: str | None) -> str:
+async def choose_ec(host: Host, caller: Caller, target: Member | str, game_opt: str | None) -> str:
+    """`target`: a member, or a seat by its id or name (a computer player's seat)."""
     seated = await host.finder.seated(caller, KIND, game_opt, need_seat=False)
     game, roster = seated.game, seated.roster
     pending = game.pending
     if pending is None or pending.decision != EC:
         raise UserError("There is no EC decision to make in this game.")
     ec = (host.states.get(host.presentations[KIND].game, game).results or {}).get("ec_pending") or {}
-    choice = roster.seat_of(target.user_id)
+    if isinstance(target, str):
+        choice, shown = roster.lookup(target), target
+    else:
+        choice, shown = roster.seat_of(target.user_id), target.display_name
     if choice not in ec.get("candidates", []):
         names = ", ".join(roster.name_of(s) for s in ec.get("candidates", []))
-        raise UserError(f"{target.display_name} is not a candidate for EC; the candidates are {names}.")
+        raise UserError(f"{shown} is not a candidate for EC; the candidates are {names}.")
     if seated.seat in ec.get("deciders", []):
         played = await host.play.submit(caller, KIND, lambda turn: {"kind": "ec", "player": choice}, game_opt)
         assert played.advance is not None

@@ -72,12 +72,19 @@ def calls_in(module: str, source: str) -> list[tuple[str, str, str, bool]]:
 
 def unlocked_writes(sources: dict[str, str]) -> list[tuple[str, str, str]]:
     calls = [c for module, text in sources.items() for c in calls_in(module, text)]
-    # A private helper counts as locked when every call of it is inside a lock block.
+    # A private helper counts as locked when every call of it is inside a lock block, or in a locked helper.
     short = {name.rsplit(".", 1)[-1] for _, _, name, _ in calls}
-    helpers = {f for _, f, _, _ in calls if f.startswith("_")}
-    locked_helpers = {
-        h for h in helpers if all(locked for _, _, name, locked in calls if name.rsplit(".", 1)[-1] == h)
-    } & short
+    helpers = {f for _, f, _, _ in calls if f.startswith("_")} & short
+    locked_helpers: set[str] = set()
+    while True:
+        more = {
+            h
+            for h in helpers - locked_helpers
+            if all(locked or func in locked_helpers for _, func, name, locked in calls if name.rsplit(".", 1)[-1] == h)
+        }
+        if not more:
+            break
+        locked_helpers |= more
     return [
         (module, func, name)
         for module, func, name, locked in calls
@@ -112,6 +119,10 @@ class Service:
         await self._leaky(conn)
 
     async def _helper(self, conn):
+        await self.stepper.advance(conn, 1, 2, [], user_id=None)
+        await self._deeper(conn)
+
+    async def _deeper(self, conn):
         await self.stepper.advance(conn, 1, 2, [], user_id=None)
 
     async def _leaky(self, conn):

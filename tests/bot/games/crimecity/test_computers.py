@@ -1,0 +1,142 @@
+"""Computer players through the fake Discord: seated with `admin addbot`, or in a member's seat with
+`admin replace level:`; they play whole games, are shown as submitted, get no DM, and the export replays."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from random import Random
+
+from tests.support.computers import (
+    latest_game,
+    members_play_round,
+    play_to_the_end,
+    restart_with,
+    seats_by_name,
+    settle_ec,
+    step_actions,
+)
+from tests.support.crimecity import CAST, WE1, match_of
+from tests.support.table import NAMES, Table, draft_cast, open_game
+
+COMPUTERS = {"p3": "Computer 1 (strong)", "p4": "Computer 2 (strong)", "p5": "Computer 3 (random)"}
+
+
+async def two_members_three_computers(t: Table) -> None:
+    await t.cmd(t.host, "new", deadline_hours=24.0, garnets=10)
+    for n in ("andy", "grunkle"):
+        await t.cmd(t.players[n], "join")
+    for level in ("strong", "strong", "random"):
+        reply = await t.cmd(t.host, "admin addbot", level=level)
+        assert "joined" in reply.text(), reply.text()
+
+
+async def test_two_members_and_three_computers_play_to_the_results(table: Table, tmp_path) -> None:
+    t = table
+    await restart_with(t, computer_delay=0.0)
+    await two_members_three_computers(t)
+    lobby = t.fd.channel_messages(t.chan)[0].text()
+    assert "Players (5/5): andy, grunkle, Computer 1 (strong), Computer 2 (strong), Computer 3 (random)" in lobby
+    full = await t.cmd(t.host, "admin addbot", level="random")
+    assert "The lobby is full" in full.text()
+    await t.cmd(t.host, "start")
+    await t.idle()
+    board = await t.cmd(t.players["andy"], "board")
+    assert "Submitted: Computer 1 (strong), Computer 2 (strong), Computer 3 (random)" in board.text(), board.text()
+    for n, (role, char) in (("andy", CAST["andy"]), ("grunkle", CAST["grunkle"])):
+        await t.cmd(t.players[n], "draft", bid=0, roles=role, characters=char)
+    await t.idle()
+    assert (await match_of(t)).phase == "round"
+    rng = Random(15)
+    members = await seats_by_name(t)
+    rounds = 0
+    while (await match_of(t)).phase == "round":
+        board = await t.cmd(t.players["grunkle"], "board")
+        assert "Submitted: Computer 1 (strong), Computer 2 (strong), Computer 3 (random)" in board.text(), board.text()
+        await members_play_round(t, rng, members)
+        rounds += 1
+    await settle_ec(t, members)
+    game = await latest_game(t)
+    assert game["status"] == "ended" and rounds >= 1
+    assert any("game over after Round" in p for p in t.posts())
+
+    # every step with a submission of each computer seat, made by nobody (no member's id)
+    steps = await step_actions(t, game["id"])
+    collected = [s for s in steps if len({a["by"] for a in s}) >= 3]
+    assert len(collected) == rounds + 1  # the draft and every round
+    for actions in collected:
+        assert set(COMPUTERS) <= {a["by"] for a in actions}
+    rows = await t.bot.db.fetchall("SELECT DISTINCT user_id FROM submissions")
+    assert rows == [], "a finished game's collected moves are in its log only"
+    # no DM was ever written for a computer player's seat
+    dms = await t.bot.db.fetchall("SELECT seat FROM outbox WHERE target = 'dm' AND game_id = ?", (game["id"],))
+    assert {r["seat"] for r in dms} <= {"p1", "p2"}
+
+    # the export names them as players, with their draft and every round's submission, and replays
+    reply = await t.cmd(t.host, "admin export")
+    doc = json.loads(reply.attachments[0].data)
+    assert doc["players"] == ["andy", "grunkle", *COMPUTERS.values()]
+    assert set(COMPUTERS.values()) <= set(doc["draft"])
+    assert len(doc["rounds"]) == rounds
+    assert all(r[name] is not None for r in doc["rounds"] for name in COMPUTERS.values())
+    path = tmp_path / "game.json"
+    path.write_bytes(reply.attachments[0].data)
+    run = subprocess.run([sys.executable, "-m", "rules", "replay", str(path)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    replayed = json.loads(run.stdout)["result"]
+    results = json.loads(game["results_json"])
+    name = {"p1": "andy", "p2": "grunkle", **COMPUTERS}
+    assert replayed["tol"] == [name[s] for s in results["tol"]]
+    assert replayed["awards"] == {name[s]: v for s, v in results["awards"].items()}
+
+
+async def test_a_computer_takes_over_a_members_seat_mid_game(table: Table, tmp_path) -> None:
+    t = table
+    await restart_with(t, computer_delay=0.0)
+    await open_game(t, garnets=20)
+    await draft_cast(t, CAST)
+    for n in NAMES:
+        first, second = WE1[n]
+        await t.cmd(t.players[n], "act", first=first, second=second)
+    await t.idle()
+    eve_dms = len(t.dm_texts(t.players["eve"]))
+    refused = await t.cmd(t.host, "admin replace", old=t.players["eve"])
+    assert "a member (new:) or a computer player (level:)" in refused.text()
+    reply = await t.cmd(t.host, "admin replace", old=t.players["eve"], level="strong")
+    assert "Computer 1 (strong) now plays eve's seat" in reply.text(), reply.text()
+    assert "takes over eve's seat" in t.posts()[-1]
+    await t.idle()
+    board = await t.cmd(t.players["andy"], "board")
+    assert "Submitted: Computer 1 (strong)" in board.text(), board.text()
+    await play_to_the_end(t, Random(3))
+    game = await latest_game(t)
+    assert game["status"] == "ended"
+    assert len(t.dm_texts(t.players["eve"])) == eve_dms, "the member who left gets nothing more"
+    steps = await step_actions(t, game["id"])
+    rounds = [s for s in steps if {a["by"] for a in s} >= {"p1", "p2", "p3", "p4"}][1:]  # after the draft
+    assert len(rounds) >= 2 and all("p5" in {a["by"] for a in s} for s in rounds)
+    change = await t.bot.db.fetchone("SELECT actions_json FROM moves WHERE kind = 'seat'")
+    assert json.loads(change["actions_json"])["computer"] == "strong"
+    doc = json.loads((await t.cmd(t.host, "admin export")).attachments[0].data)
+    assert doc["players"][-1] == "Computer 1 (strong)"
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(doc))
+    run = subprocess.run([sys.executable, "-m", "rules", "replay", str(path)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["result"] is not None
+
+
+async def test_addbot_is_for_the_host_in_a_lobby(table: Table) -> None:
+    t = table
+    await t.cmd(t.host, "new", deadline_hours=24.0)
+    await t.cmd(t.players["andy"], "join")
+    denied = await t.cmd(t.players["andy"], "admin addbot", level="random")
+    assert "host" in denied.text().lower() or "permission" in denied.text().lower(), denied.text()
+    assert (await latest_game(t))["id"] and len(await seats_by_name(t)) == 1
+    for n in ("grunkle", "cara", "dev"):
+        await t.cmd(t.players[n], "join")
+    await t.cmd(t.host, "admin addbot", level="random")
+    await t.cmd(t.host, "start")
+    late = await t.cmd(t.host, "admin addbot", level="strong")
+    assert "already started" in late.text(), late.text()
