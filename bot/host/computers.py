@@ -25,6 +25,7 @@ from rules.contract import Event, Move, Pending
 
 from ..storage import games as games_repo
 from ..storage import log as log_repo
+from ..storage import submissions as subs_repo
 from ..storage.db import Database
 from ..storage.models import RUNNING, TimerRow
 from .errors import UserError
@@ -43,8 +44,8 @@ class Timing:
     decision, so it is the same after a restart; `scale` multiplies them all (0 in tests: at once).
 
     - while a member still owes a move: a share (`share`) of the time left before the deadline, at
-      least `least` and at most `most` seconds, always before the deadline; with no running deadline
-      (none, or paused) `unclocked` seconds;
+      least `least` seconds and at most 30-100% of `most`, always before the deadline; with no running
+      deadline (none, or paused) `unclocked` seconds;
     - once no member owes one: `soon` seconds, so a computer never holds a decision up.
     """
 
@@ -65,7 +66,7 @@ class Timing:
         >>> 1.0 <= soon <= 4.0
         True
         >>> slow = t.delay("s", ComputerWait(game, "p2", 1000.0, 0.0, members_owe=True))
-        >>> 50.0 <= slow <= 400.0, slow == t.delay("s", ComputerWait(game, "p2", 1000.0, 0.0, True))
+        >>> 5.0 <= slow <= 400.0, slow == t.delay("s", ComputerWait(game, "p2", 1000.0, 0.0, True))
         (True, True)
         >>> t.delay("s", ComputerWait(game, "p2", 2.0, 0.0, members_owe=True)) < 2.0  # before the deadline
         True
@@ -79,7 +80,8 @@ class Timing:
         else:
             left = max(0.0, wait.deadline_at - wait.now)
             share = rng.uniform(*self.share)
-            seconds = min(max(share * left, self.least), self.most, self.share[1] * left)
+            cap = rng.uniform(0.3, 1.0) * self.most  # a long deadline: somewhere in the first minutes
+            seconds = min(max(share * left, self.least), cap, self.share[1] * left)
         return seconds * self.scale
 
 
@@ -142,7 +144,7 @@ class Computers:
             holder = next((s for s in await games_repo.seats(conn, game_id) if s.seat == seat), None)
             if holder is None or holder.computer is None or not game.pending.may_act(seat):
                 return None
-            if game.pending.together and await self.play.collected_move(game, seat) is not None:
+            if game.pending.together and seat in await subs_repo.collected_seats(conn, game_id, step):
                 return None  # it moved already (or the member it replaced did): that move stands
             rows = await log_repo.events_for(conn, game_id, seat)
             audiences = await log_repo.audiences_for(conn, game_id, seat)
@@ -163,6 +165,7 @@ class Computers:
         for _ in range(RETRIES):
             found = await self.inputs(timer.game_id, seat, timer.step)
             if found is None:
+                log.debug("game %s: seat %s has nothing to do at step %s", timer.game_id, seat, timer.step)
                 return
             decided = await asyncio.to_thread(self._decide, found)
             asked = False
@@ -172,7 +175,8 @@ class Computers:
                 asked = True
                 return self._checked(turn, found, decided)
 
-            await self.play.submit_seat(timer.game_id, seat, found.step, found.version, build)
+            played = await self.play.submit_seat(timer.game_id, seat, found.step, found.version, build)
+            log.debug("game %s: seat %s at step %s: %s", timer.game_id, seat, found.step, played is not None)
             if asked:
                 return
             # The game changed while the player decided (a host's move): decide again on what it is now.

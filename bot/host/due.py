@@ -107,5 +107,5 @@ class Due:
                         if humans:
                             await self.stepper.remind(conn, game, roster, humans, run.deadline_at)
                 # Gone in the same commit as the queued DMs: a crash can neither drop nor repeat them.
-                await timers_repo.delete_timer(conn, timer.id)
+                await timers_repo.delete_fired(conn, timer)
             self.committed()

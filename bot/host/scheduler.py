@@ -105,12 +105,12 @@ class Scheduler:
             )
             try:
                 async with self.db.transaction() as conn:
-                    await timers_repo.postpone_timer(conn, timer.id, self.clock() + delay)
+                    await timers_repo.postpone_fired(conn, timer, self.clock() + delay)
             except Exception:
                 log.exception("could not postpone timer %s", timer.id)
         else:
             async with self.db.transaction() as conn:
-                await timers_repo.delete_timer(conn, timer.id)
+                await timers_repo.delete_fired(conn, timer)
         finally:
             self._running.pop(timer.id, None)
             self.wake()

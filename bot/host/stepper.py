@@ -304,6 +304,7 @@ class Stepper:
                 continue
             timer = armed.get(seat)
             if timer is None or timer.step != game.step:
+                log.debug("game %s: computer timer for %s at step %s in %.1fs", game.id, seat, game.step, delay)
                 await timers_repo.add_timer(conn, game.id, COMPUTER, game.step, now + delay, clock=seat)
             elif now + delay < timer.due_at:
                 await timers_repo.move_timer(conn, timer.id, now + delay)

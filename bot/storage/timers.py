@@ -48,3 +48,20 @@ async def postpone_timer(conn: Any, timer_id: int, due_at: float) -> None:
 async def move_timer(conn: Any, timer_id: int, due_at: float) -> None:
     """Bring a timer forward (or back) without counting it as a failed attempt."""
     await run(conn, "UPDATE timers SET due_at = ? WHERE id = ?", (due_at, timer_id))
+
+
+_SAME = "id = ? AND game_id = ? AND kind = ? AND step = ? AND clock IS ?"
+
+
+def _same(timer: TimerRow) -> tuple[Any, ...]:
+    return (timer.id, timer.game_id, timer.kind, timer.step, timer.clock)
+
+
+async def delete_fired(conn: Any, timer: TimerRow) -> None:
+    """Delete a timer that fired, only if its row is still that timer: SQLite reuses the id of a deleted
+    row, and a new timer (e.g. the next decision's) may have taken it while the handler ran."""
+    await run(conn, f"DELETE FROM timers WHERE {_SAME}", _same(timer))
+
+
+async def postpone_fired(conn: Any, timer: TimerRow, due_at: float) -> None:
+    await run(conn, f"UPDATE timers SET due_at = ?, attempts = attempts + 1 WHERE {_SAME}", (due_at, *_same(timer)))

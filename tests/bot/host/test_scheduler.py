@@ -95,3 +95,30 @@ async def test_an_earlier_timer_wakes_the_sleeping_dispatcher(db: Database) -> N
     scheduler.wake()
     await wait_until(lambda: bool(fired))
     assert fired == [2]
+
+
+async def test_a_timer_that_took_the_id_of_one_firing_survives_its_end(db: Database) -> None:
+    """SQLite reuses a deleted row's id: a new timer added while an old one's handler ran (the next
+    decision's, say) may get the old id. The old handler's end must not delete the new timer."""
+    async with db.transaction() as conn:
+        old = await timers_repo.add_timer(conn, 1, "computer", 1, time.time() - 1, clock="p3")
+    release = asyncio.Event()
+    seen: list[TimerRow] = []
+
+    async def handler(timer: TimerRow) -> None:
+        seen.append(timer)
+        if timer.step == 1:  # meanwhile the decision moves on: its timers go, the next one's come
+            async with db.transaction() as conn:
+                await timers_repo.clear_timers(conn, 1)
+                new = await timers_repo.add_timer(conn, 1, "computer", 2, time.time() + 3600, clock="p3")
+            assert new == old, "the check needs the id to be reused"
+            await release.wait()
+
+    scheduler = scheduler_for(db, handler)
+    scheduler.start()
+    await wait_until(lambda: bool(seen))
+    release.set()
+    await wait_until(lambda: not scheduler.busy)
+    async with db.read() as conn:
+        left = await timers_repo.timers_of(conn, 1)
+    assert [(t.id, t.step) for t in left] == [(old, 2)]
