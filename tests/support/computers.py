@@ -51,17 +51,22 @@ async def members_play_round(t: Table, rng: Random, members: dict[str, str]) -> 
     await t.idle()
 
 
-async def settle_ec(t: Table, members: dict[str, str]) -> None:
-    """An open EC decision: the member deciders choose the first candidate; a deadlock, the host settles."""
+async def settle_ec(t: Table, members: dict[str, str]) -> dict[str, Any] | None:
+    """An open EC decision: the member deciders choose a candidate (a computer player's seat when there
+    is one); a deadlock, the host settles. Returns the option the members named it with (None: no EC
+    decision was open, or no member decided)."""
     match = await match_of(t)
     if match.phase != "ec":
-        return
+        return None
     pending = match.results["ec_pending"]
-    seat = pending["candidates"][0]
     by_seat = {s: n for n, s in members.items()}
+    # a computer player when there is one: members name it with `computer:`
+    seat = next((s for s in pending["candidates"] if s not in by_seat), pending["candidates"][0])
     target = {"player": t.players[by_seat[seat]]} if seat in by_seat else {"computer": seat}
+    named = None
     for decider in pending["deciders"]:
         if decider in by_seat:
+            named = target
             reply = await t.cmd(t.players[by_seat[decider]], "ec", **target)
             assert "EC" in reply.text() or "vote" in reply.text(), reply.text()
     await t.idle()
@@ -69,14 +74,24 @@ async def settle_ec(t: Table, members: dict[str, str]) -> None:
         reply = await t.cmd(t.host, "ec", **target)
         assert "As host you decided" in reply.text(), reply.text()
         await t.idle()
+    return named
 
 
-async def play_to_the_end(t: Table, rng: Random) -> None:
+async def play_to_the_end(t: Table, rng: Random) -> dict[str, Any] | None:
+    """Members play random rounds to the end and settle the EC (what `settle_ec` returns)."""
     members = await seats_by_name(t)
     while (await match_of(t)).phase == "round":
         await members_play_round(t, rng, await seats_by_name(t))
-    await settle_ec(t, members)
+    named = await settle_ec(t, members)
     assert (await match_of(t)).phase == "over"
+    return named
+
+
+def fixed_secret(monkeypatch: Any, secret: str) -> None:
+    """Every game set up from now on gets `secret` as its secret seed (so computer players repeat)."""
+    from types import SimpleNamespace
+
+    monkeypatch.setattr("bot.host.stepper.secrets", SimpleNamespace(token_hex=lambda n: secret))
 
 
 async def step_actions(t: Table, game_id: int) -> list[list[dict[str, Any]]]:

@@ -9,6 +9,7 @@ import sys
 from random import Random
 
 from tests.support.computers import (
+    fixed_secret,
     latest_game,
     members_play_round,
     play_to_the_end,
@@ -32,8 +33,9 @@ async def two_members_three_computers(t: Table) -> None:
         assert "joined" in reply.text(), reply.text()
 
 
-async def test_two_members_and_three_computers_play_to_the_results(table: Table, tmp_path) -> None:
+async def test_two_members_and_three_computers_play_to_the_results(table: Table, tmp_path, monkeypatch) -> None:
     t = table
+    fixed_secret(monkeypatch, "2and3" * 6)
     await restart_with(t, computer_delay=0.0)
     await two_members_three_computers(t)
     await t.idle()
@@ -92,8 +94,9 @@ async def test_two_members_and_three_computers_play_to_the_results(table: Table,
     assert replayed["awards"] == {name[s]: v for s, v in results["awards"].items()}
 
 
-async def test_a_computer_takes_over_a_members_seat_mid_game(table: Table, tmp_path) -> None:
+async def test_a_computer_takes_over_a_members_seat_mid_game(table: Table, tmp_path, monkeypatch) -> None:
     t = table
+    fixed_secret(monkeypatch, "h8")  # a game whose EC the members give to the computer player
     await restart_with(t, computer_delay=0.0)
     await open_game(t, garnets=20)
     await draft_cast(t, CAST)
@@ -101,6 +104,8 @@ async def test_a_computer_takes_over_a_members_seat_mid_game(table: Table, tmp_p
         first, second = WE1[n]
         await t.cmd(t.players[n], "act", first=first, second=second)
     await t.idle()
+    await members_play_round(t, Random(2), {"eve": "p5"})  # eve's round 2 is in before she goes
+    eves = await t.bot.db.fetchone("SELECT move_json FROM submissions WHERE seat = 'p5' AND step = 3")
     eve_dms = len(t.dm_texts(t.players["eve"]))
     refused = await t.cmd(t.host, "admin replace", old=t.players["eve"])
     assert "a member (new:) or a computer player (level:)" in refused.text()
@@ -110,13 +115,15 @@ async def test_a_computer_takes_over_a_members_seat_mid_game(table: Table, tmp_p
     assert any("Computer 1 (strong) takes over eve's seat" in p for p in t.posts())
     board = await t.cmd(t.players["andy"], "board")
     assert "Submitted: Computer 1 (strong)" in board.text(), board.text()
-    await play_to_the_end(t, Random(3))
+    named = await play_to_the_end(t, Random(3))
+    assert named == {"computer": "p5"}, "the members named the computer player EC with `computer:`"
     game = await latest_game(t)
     assert game["status"] == "ended"
     assert len(t.dm_texts(t.players["eve"])) == eve_dms, "the member who left gets nothing more"
     steps = await step_actions(t, game["id"])
     rounds = [s for s in steps if {a["by"] for a in s} >= {"p1", "p2", "p3", "p4"}][1:]  # after the draft
     assert len(rounds) >= 2 and all("p5" in {a["by"] for a in s} for s in rounds)
+    assert next(a["move"] for a in rounds[1] if a["by"] == "p5") == json.loads(eves["move_json"]), "hers stood"
     change = await t.bot.db.fetchone("SELECT actions_json FROM moves WHERE kind = 'seat'")
     assert json.loads(change["actions_json"])["computer"] == "strong"
     doc = json.loads((await t.cmd(t.host, "admin export")).attachments[0].data)
