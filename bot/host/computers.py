@@ -1,7 +1,7 @@
 """Computer players' seats: when they move and what they are given to decide from, for every game.
 
 A seat held by a computer player (`seats.computer` = its level, no member) gets a persisted timer
-when a decision opens that it may act in (`Stepper.arm_computers`, with the delay `Timing` gives).
+when a decision opens that awaits it (`Stepper.arm_computers`, with the delay `Timing` gives).
 When the timer is due, the player gets what a member in its seat would have: the seat's view, the
 open decision, and the events the seat received (read from the stored events by recipient, never
 from the state), and a `Random` from the game's secret, the seat and the decision's number. It
@@ -35,7 +35,9 @@ from .stepper import ComputerWait, Stepper
 
 log = logging.getLogger(__name__)
 
-RETRIES = 3  # the game changed while a player was deciding: decide again, at most this often
+# The game changed while a player was deciding (a host's move; other computer deciders' votes, each
+# applied at once): decide again, at most this often (more than the seats a game has).
+RETRIES = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +183,9 @@ class Computers:
                 return
             # The game changed while the player decided (a host's move): decide again on what it is now.
         log.warning(
-            "game %s: a computer player's move was overtaken %d times; left to the deadline", timer.game_id, RETRIES
+            "game %s: a computer player's move was overtaken %d times in a row; it waits for the next decision",
+            timer.game_id,
+            RETRIES,
         )
 
     def _decide(self, found: Inputs) -> Move | None:

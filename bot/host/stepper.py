@@ -281,7 +281,7 @@ class Stepper:
         *,
         rows: list[ClockRow] | None = None,
     ) -> None:
-        """A timer for each computer player's seat that may act in the open decision and has not moved
+        """A timer for each computer player's seat the open decision awaits and that has not moved
         (`done`: the seats whose collected move counts). A timer already armed is only ever brought
         forward, so calling this again (the last member moved, a seat changed hands) never delays one."""
         pending = game.pending
@@ -295,7 +295,7 @@ class Stepper:
         armed = {
             t.clock: t for t in await timers_repo.timers_of(conn, game.id) if t.kind == COMPUTER and t.step == game.step
         }
-        for seat in dict.fromkeys((*pending.awaited, *pending.optional)):
+        for seat in dict.fromkeys(pending.awaited):  # a player moves only where it is awaited
             holder = roster.player(seat)
             if holder is None or holder.computer is None or seat in done:
                 continue

@@ -148,3 +148,15 @@ async def test_addbot_is_for_the_host_in_a_lobby(table: Table) -> None:
     await t.cmd(t.host, "start")
     late = await t.cmd(t.host, "admin addbot", level="strong")
     assert "already started" in late.text(), late.text()
+
+
+async def test_a_seasons_match_takes_no_computer_player(table: Table) -> None:
+    t = table
+    opened = await t.cmd(t.host, "season new", name="Main")
+    assert "is open" in opened.text()
+    assert "You are on the roster" in (await t.cmd(t.players["andy"], "season join")).text()
+    choices = await t.fd.autocomplete(t.host, t.chan, "crimecity new", focused="season", season="")
+    await t.cmd(t.host, "new", season=choices[0]["value"], deadline_hours=24.0)
+    refused = await t.cmd(t.host, "admin addbot", level="strong")
+    assert "a match of the server's season" in refused.text(), refused.text()
+    assert await t.bot.db.fetchall("SELECT seat FROM seats") == []
