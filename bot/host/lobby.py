@@ -230,6 +230,30 @@ class Lobby:
         log.info("game %s: a computer player (%s) joined", game.id, level)
         return game, roster, seat
 
+    async def remove_computer(
+        self, caller: Caller, kind: str, which: str, game_opt: str | None = None
+    ) -> tuple[GameRow, Roster, str]:
+        """Take a computer player out of the lobby (the game's host or an admin); returns its name."""
+        game = await self._find(caller, kind, None, game_opt)
+        await self.finder.require_admin(game, caller)
+        async with self.locks(game.id), self.db.transaction() as conn:
+            game = await reload(conn, game.id)
+            if game.status != LOBBY:
+                raise UserError("This game has already started: hand its seats on with the replace command.")
+            roster = Roster(await games_repo.seats(conn, game.id))
+            seat = roster.lookup(which)
+            holder = None if seat is None else roster.player(seat)
+            if seat is None or holder is None or holder.computer is None:
+                names = ", ".join(roster.name_of(p.seat) for p in roster.players if p.computer is not None)
+                raise UserError(f"{which!r} is not a computer player of this lobby (they are: {names or 'none'}).")
+            name = roster.name_of(seat)
+            await games_repo.remove_seat(conn, game.id, seat)
+            roster = Roster(await games_repo.seats(conn, game.id))
+            await self._edit_lobby(conn, game, roster)
+        self.committed()
+        log.info("game %s: a computer player left the lobby", game.id)
+        return game, roster, name
+
     async def leave(self, caller: Caller, kind: str, *, game_id: int | None = None) -> tuple[GameRow, Roster]:
         game = await self._find(caller, kind, game_id)
         async with self.locks(game.id), self.db.transaction() as conn:

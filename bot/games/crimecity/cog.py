@@ -70,7 +70,7 @@ HELP = """\
 - `/crimecity history` — this server's finished games · `/crimecity stats [player]` — counted per member
 - `/crimecity ec player` — choose the EC when the results ask you to
 **Hosting**: `/crimecity admin resolve|deadline|reminder|pause|resume|end|replace|garnets|placements|export|import`; \
-`/crimecity admin addbot level:` seats a computer player in the lobby
+`/crimecity admin addbot level:` seats a computer player in the lobby (`admin removebot` takes it out)
 **Seasons**: `/crimecity season new|join|add|remove|end|garnets|record|eliminate|tol|standings|history|export`; \
 open a season's match with `/crimecity new season:`
 Action notation: `move vertical secretary`, `converse store_clerk`, `ability detective`, \
@@ -351,8 +351,7 @@ class CrimeCityCog(
         text = await reports.choose_ec(self.host, caller_of(interaction), target, game)
         await answer(interaction, text)
 
-    @ec.autocomplete("computer")
-    async def _ec_computer_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def _computers(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The game's computer players (their names are public), by seat id."""
         try:
             found = await self.host.finder.game(
@@ -367,6 +366,7 @@ class CrimeCityCog(
             if p.computer is not None and matches(current, p.seat, roster.name_of(p.seat))
         ][:MAX_CHOICES]
 
+    ec.autocomplete("computer")(_computers)
     ec.autocomplete("game")(_games)
 
     # ---- what people read --------------------------------------------------------------------------------
@@ -510,6 +510,13 @@ class CrimeCityCog(
         tail = " The lobby is full: start with /crimecity start." if len(names) == 5 else ""
         await answer(interaction, f"{roster.name_of(seat)} joined. {_lobby_line(names)}.{tail}")
 
+    @admin.command(name="removebot", description="Take a computer player out of the lobby (host or admin).")
+    @app_commands.describe(computer="The computer player (by name)", game=GAME_HELP)
+    async def admin_removebot(self, interaction: discord.Interaction, computer: str, game: str | None = None) -> None:
+        _game, roster, name = await self.host.lobby.remove_computer(caller_of(interaction), KIND, computer, game)
+        names = [roster.name_of(s) for s in roster.seats]
+        await answer(interaction, f"{name} left the lobby. {_lobby_line(names)}.")
+
     @admin.command(name="replace", description="Hand a seat to another member (they get the seat's secrets by DM).")
     @app_commands.describe(
         old="The member leaving the seat",
@@ -617,8 +624,11 @@ class CrimeCityCog(
             "Each player was sent their seat and what they had learned by DM.",
         )
 
+    admin_removebot.autocomplete("computer")(_computers)
+
     for _command in (
         admin_addbot,
+        admin_removebot,
         admin_resolve,
         admin_deadline,
         admin_reminder,

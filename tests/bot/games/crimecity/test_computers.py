@@ -144,7 +144,15 @@ async def test_addbot_is_for_the_host_in_a_lobby(table: Table) -> None:
     assert (await latest_game(t))["id"] and len(await seats_by_name(t)) == 1
     for n in ("grunkle", "cara", "dev"):
         await t.cmd(t.players[n], "join")
+    await t.cmd(t.host, "admin addbot", level="strong")
+    choices = await t.fd.autocomplete(t.host, t.chan, "crimecity admin removebot", focused="computer", computer="")
+    assert choices == [{"name": "Computer 1 (strong)", "value": "p5"}], choices
+    assert "not a computer player" in (await t.cmd(t.host, "admin removebot", computer="andy")).text()
+    removed = await t.cmd(t.host, "admin removebot", computer="p5")
+    assert "Computer 1 (strong) left the lobby. Players (4/5)" in removed.text(), removed.text()
     await t.cmd(t.host, "admin addbot", level="random")
+    await t.idle()
+    assert "Players (5/5): andy, grunkle, cara, dev, Computer 1 (random)" in t.fd.channel_messages(t.chan)[0].text()
     await t.cmd(t.host, "start")
     late = await t.cmd(t.host, "admin addbot", level="strong")
     assert "already started" in late.text(), late.text()
