@@ -21,7 +21,7 @@ from random import Random
 from typing import Any
 
 from rules import players as computer_players
-from rules.contract import Event, Move, Pending
+from rules.contract import PUBLIC, Event, Move, Pending
 
 from ..storage import games as games_repo
 from ..storage import log as log_repo
@@ -153,7 +153,7 @@ class Computers:
         assert game.seed is not None
         rules = self.presentations[game.kind].game
         state = self.stepper.states.get(rules, game)
-        seen = tuple(Event("public" if r.public else tuple(audiences.get(r.id, (seat,))), r.kind, r.data) for r in rows)
+        seen = tuple(Event(PUBLIC if r.public else tuple(audiences.get(r.id, (seat,))), r.kind, r.data) for r in rows)
         rng = self.player_rng(game.seed, seat, game.step)
         return Inputs(
             game.kind, holder.computer, rules.view(state, seat), game.pending, seen, rng, game.step, game.version
