@@ -39,6 +39,11 @@ def check(settings: Settings) -> list[str]:
     except ValueError as exc:
         found.append(str(exc))
     found.append(database_problem(settings.database))
+    for parse in (settings.shard_plan, settings.health_address):
+        try:
+            parse()
+        except ValueError as exc:
+            found.append(str(exc))
     return [p for p in found if p]
 
 
