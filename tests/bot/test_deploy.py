@@ -58,7 +58,8 @@ def test_systemd_instances_hold_every_shard_once_on_their_own_ports() -> None:
     assert re.search(r"^ExecStart=/\S+/python -m bot$", unit, re.M)
     assert re.search(r"^RestartPreventExitStatus=2$", unit, re.M)
     files = sorted((DEPLOY / "instances").glob("*.env"))
-    envs = [{k: v or "" for k, v in dotenv_values(f).items()} for f in files]
+    shared = {"CRIMECITY_DB": "postgresql://crimecity@localhost:5432/crimecity"}  # from the shared .env
+    envs = [shared | {k: v or "" for k, v in dotenv_values(f).items()} for f in files]
     assert_every_shard_once(plans_of(envs))
     ports = [env["CRIMECITY_HEALTH_PORT"] for env in envs]
     assert len(set(ports)) == len(ports)

@@ -63,7 +63,7 @@ def test_bad_shard_settings_say_what_to_fix(count: str, ids: str, says: str) -> 
 def test_preflight_reports_each_setting_in_one_line() -> None:
     env = {
         "DISCORD_TOKEN": TOKEN,
-        "CRIMECITY_DB": ":memory:",
+        "CRIMECITY_DB": "postgresql://bot@db.example:5432/crimecity",
         "CRIMECITY_SHARD_COUNT": "2",
         "CRIMECITY_SHARD_IDS": "1,2",
         "CRIMECITY_HEALTH_PORT": "99999",
@@ -78,6 +78,14 @@ def test_preflight_reports_each_setting_in_one_line() -> None:
     assert settings.shard_plan() == ShardPlan(2, (1,)) and settings.health_address() == ("0.0.0.0", 8080)
     assert Settings.from_env(good | {"CRIMECITY_HEALTH_PORT": "8080"}).health_address() == ("127.0.0.1", 8080)
     assert Settings.from_env({}).health_address() is None and Settings.from_env({}).shard_plan() == UNSHARDED
+
+
+def test_some_shards_need_a_shared_postgresql_database(tmp_path: Path) -> None:
+    env = {"DISCORD_TOKEN": TOKEN, "CRIMECITY_DB": str(tmp_path / "x.db"), "CRIMECITY_SHARD_COUNT": "4"}
+    assert preflight.check(Settings.from_env(env)) == []  # every shard in one process: SQLite is fine
+    (problem,) = preflight.check(Settings.from_env(env | {"CRIMECITY_SHARD_IDS": "0-1"}))
+    assert problem.startswith("CRIMECITY_SHARD_IDS=0-1 holds only some of the 4 shards") and "postgresql://" in problem
+    assert preflight.check(Settings.from_env(env | {"CRIMECITY_SHARD_IDS": "0-3"})) == []
 
 
 def test_a_guild_belongs_to_one_shard_of_the_count() -> None:
