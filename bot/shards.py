@@ -42,6 +42,14 @@ class ShardPlan:
         """One process syncs the command tree: the one holding shard 0 (or the only one)."""
         return self.holds(0)
 
+    def sql_holds_guild(self, column: str) -> tuple[str, list[int]]:
+        """A SQL condition (SQLite and PostgreSQL) true for the rows whose guild `column` this process holds,
+        with its parameters: for a query that must pick only this process's posts."""
+        if self.count is None:
+            return "1 = 1", []
+        marks = ", ".join("?" for _ in self.ids)
+        return f"(({column} >> 22) % ?) IN ({marks})", [self.count, *self.ids]
+
     def describe(self) -> str:
         if self.count is None:
             return "not sharded"

@@ -100,6 +100,20 @@ def test_a_guild_belongs_to_one_shard_of_the_count() -> None:
     assert UNSHARDED.holds_guild(guild_on(1, 2)) and UNSHARDED.syncs_commands
 
 
+def test_the_sql_condition_agrees_with_the_shard_of_a_guild() -> None:
+    import sqlite3
+
+    guilds = [guild_on(shard, 4, n) for shard in range(4) for n in (3, 1000, 2**18)] + [81384788765712384]
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, guild_id INTEGER)")
+    conn.executemany("INSERT INTO games (guild_id) VALUES (?)", [(g,) for g in guilds])
+    for plan_ in (ShardPlan(4, (1, 3)), ShardPlan(4, (0,)), UNSHARDED):
+        where, params = plan_.sql_holds_guild("guild_id")
+        found = sorted(r[0] for r in conn.execute(f"SELECT guild_id FROM games WHERE {where}", params))
+        assert found == sorted(g for g in guilds if plan_.holds_guild(g))
+        assert found  # each plan holds some of them
+
+
 def test_only_the_holder_of_shard_0_syncs_commands() -> None:
     assert ShardPlan(4, (0, 1)).syncs_commands and not ShardPlan(4, (2, 3)).syncs_commands
     assert plan(4, None).syncs_commands
@@ -127,3 +141,29 @@ def test_texts() -> None:
     assert ShardPlan(8, (0, 1, 2, 5)).describe() == "shards 0-2,5 of 8"
     assert shard_ready_line(1, 4, 123) == "shard 1/4 ready: 123 guilds"
     assert shard_ready_line(0, 1, 1) == "shard 0/1 ready: 1 guild"
+
+
+def test_python_m_bot_holds_the_shards_of_its_settings(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import bot.__main__ as entry
+
+    monkeypatch.chdir(tmp_path)  # no .env of the checkout
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    monkeypatch.setenv("CRIMECITY_DB", str(tmp_path / "cc.db"))
+    monkeypatch.setenv("CRIMECITY_SHARD_COUNT", "2")
+    served: list[object] = []
+
+    async def serve(client: object, token: str) -> None:
+        served.append(client)
+
+    monkeypatch.setattr(entry, "serve", serve)
+    assert entry.main([]) == 0
+    (client,) = served
+    assert isinstance(client, commands.AutoShardedBot) and client.shard_count == 2 and client.shard_ids == [0, 1]
+
+    monkeypatch.setenv("CRIMECITY_SHARD_IDS", "0-2")
+    assert entry.main([]) == 2 and len(served) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "CRIMECITY_SHARD_IDS='0-2': shard id 2 outside 0-1 (ids run from 0 to the shard count minus one)."
+    ]
