@@ -77,7 +77,7 @@ class GameBot(commands.Bot):
         By REST, without the guild's cache: in a sharded bot another process may hold the server."""
         try:
             await self.http.get_member(guild_id, user_id)
-        except discord.NotFound:
+        except (discord.NotFound, discord.Forbidden):  # not a member, or the bot is no longer in the server
             return False
         except discord.HTTPException:
             log.warning("could not check a member of server %s; refusing host rights meanwhile", guild_id)
