@@ -22,6 +22,7 @@ from dotenv import find_dotenv, load_dotenv
 
 from . import create_bot, preflight, startup
 from .config import SETTINGS, Settings
+from .health import HealthPortUnavailable
 
 log = logging.getLogger("bot")
 
@@ -49,7 +50,7 @@ def version() -> str:
 
 
 def parser() -> argparse.ArgumentParser:
-    settings = "\n".join(f"  {s.name:<20} {s.describe()}" for s in SETTINGS)
+    settings = "\n".join(f"  {s.name:<22} {s.describe()}" for s in SETTINGS)
     p = _Parser(
         prog="python -m bot",
         description="Run the Discord bot (every game of rules/registry.py) until SIGTERM or Ctrl-C.",
@@ -77,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     assert settings.token is not None  # preflight refused a missing one
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     startup.quiet_voice()
-    bot = create_bot(settings.database, settings)
+    plan = settings.shard_plan()  # preflight checked it
+    bot = create_bot(settings.database, settings, shard_count=plan.count, shard_ids=plan.ids if plan.sharded else None)
     try:
         asyncio.run(serve(bot, settings.token))
     except discord.LoginFailure:
@@ -88,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except discord.HTTPException as exc:
         print(f"Discord refused to log in (HTTP {exc.status}): try again later.", file=sys.stderr)
+        return 1
+    except HealthPortUnavailable as exc:
+        print(exc, file=sys.stderr)
         return 1
     except (sqlite3.Error, OSError) as exc:  # the database failed after its checks (disk full, removed, ...)
         detail = " ".join(str(exc).split()) or "no detail"

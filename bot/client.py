@@ -17,11 +17,13 @@ from discord.ext import commands
 
 from .config import Settings
 from .games import presentations
+from .health import HealthServer, Readiness
 from .host import Host
 from .host.buttons import HostButton
 from .host.delivery import Delivery
 from .host.scheduler import Scheduler
-from .startup import log_ready
+from .shards import UNSHARDED, ShardPlan
+from .startup import log_ready, log_shard_ready
 from .storage.db import Database
 from .tree import Tree
 
@@ -40,14 +42,17 @@ def intents() -> discord.Intents:
 
 
 class GameBot(commands.Bot):
-    def __init__(self, database: str | Path, settings: Settings | None = None) -> None:
+    def __init__(self, database: str | Path, settings: Settings | None = None, shards: ShardPlan = UNSHARDED) -> None:
+        gateway: dict[str, Any] = {"shard_count": shards.count, "shard_ids": list(shards.ids)} if shards.sharded else {}
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
             tree_cls=Tree,
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            **gateway,
         )
+        self.shard_plan = shards
         self.settings = settings or Settings()
         self.db = Database(database)
         self.presentations = presentations()
@@ -59,19 +64,22 @@ class GameBot(commands.Bot):
         self.host.finder.membership = self._is_member
         self.host.outbox_changed = self.delivery.kick
         self.host.timers_changed = self.scheduler.wake
+        if shards.sharded:
+            # Another process posts to the guilds of the shards this one does not hold.
+            self.delivery.posts_to = shards.holds_guild
+        self.readiness = Readiness(self, shards)
+        self._health: HealthServer | None = None
         self._warming: asyncio.Task[None] | None = None
         # Application command ids by top-level name, and every command's path (for clickable mentions).
         self.command_ids: dict[str, int] = {}
         self.command_paths: set[str] = set()
 
     async def _is_member(self, guild_id: int, user_id: int) -> bool:
-        """Whether the user is a member of the server now (asked of Discord: the bot keeps no member list)."""
-        guild = self.get_guild(guild_id)
-        if guild is None:
-            return False
+        """Whether the user is a member of the server now (asked of Discord: the bot keeps no member list).
+        By REST, without the guild's cache: in a sharded bot another process may hold the server."""
         try:
-            await guild.fetch_member(user_id)
-        except discord.NotFound:
+            await self.http.get_member(guild_id, user_id)
+        except (discord.NotFound, discord.Forbidden):  # not a member, or the bot is no longer in the server
             return False
         except discord.HTTPException:
             log.warning("could not check a member of server %s; refusing host rights meanwhile", guild_id)
@@ -87,6 +95,10 @@ class GameBot(commands.Bot):
         # With the loop busy, each handoff waited up to the default 5 ms switch interval; at 1 ms the
         # saturated closed loop's act p99 fell from ~22 to ~18 ms (docs/performance.md, fix 12).
         sys.setswitchinterval(SWITCH_INTERVAL)
+        address = self.settings.health_address()
+        if address is not None:  # first, so a supervisor sees the process while it migrates
+            self._health = HealthServer(self.readiness, lambda: self.db.fetchone("SELECT 1"))
+            await self._health.start(*address)
         await self.db.open()
         for presentation in self.presentations.values():
             await self.add_cog(presentation.cog(self.host))
@@ -115,9 +127,31 @@ class GameBot(commands.Bot):
         await self.delivery.stop()
         await super().close()
         await self.db.close()
+        if self._health is not None:
+            await self._health.stop()
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        self.readiness.up(shard_id)
+        log_shard_ready(self, shard_id, self.readiness.guilds_of(shard_id))
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self.readiness.up(shard_id)
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        self.readiness.down(shard_id)
+
+    async def on_resumed(self) -> None:
+        if not self.shard_plan.sharded:
+            self.readiness.up(0)
+
+    async def on_disconnect(self) -> None:
+        if not self.shard_plan.sharded:
+            self.readiness.down(0)
 
     async def on_ready(self) -> None:
         global _gc_frozen
+        if not self.shard_plan.sharded:
+            self.readiness.up(0)
         log_ready(self, self.db.path)
         if not _gc_frozen:
             # What start-up loaded (modules, the guild caches) lives as long as the process: move it out of
@@ -134,6 +168,11 @@ class GameBot(commands.Bot):
         """Sync only when the command definitions changed since the last sync to this scope."""
         scope = self.settings.command_sync
         if scope == "off":
+            return False
+        if not self.shard_plan.syncs_commands:
+            # One process syncs (the one holding shard 0); the others read the ids it stored.
+            known = await self.db.get_meta(f"command_ids:{scope}")
+            self.command_ids = {k: int(v) for k, v in json.loads(known or "{}").items()}
             return False
         try:
             guild_id = self.settings.sync_guild_id()
@@ -171,3 +210,7 @@ class GameBot(commands.Bot):
                 raise TimeoutError(f"not idle: {due} timers due, {pending} messages pending")
             self.delivery.kick()
             await asyncio.sleep(0.02)
+
+
+class ShardedGameBot(GameBot, commands.AutoShardedBot):
+    """The bot as one of several processes, each holding some of its shards (`bot.create_bot(shard_count=)`)."""

@@ -5,7 +5,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from . import shards
+from .shards import ShardPlan
+
 DEFAULT_DB = "data/crimecity.db"
+HEALTH_HOST = "127.0.0.1"  # the health endpoint's interface when CRIMECITY_HEALTH_PORT names only a port
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -31,6 +35,21 @@ SETTINGS = (
     Setting("LOG_LEVEL", "INFO", "one of " + ", ".join(LOG_LEVELS) + "; DEBUG logs every Discord payload, secrets too"),
     Setting("COMMAND_SYNC", "global", "where to register the slash commands: global, guild:<server id> or off"),
     Setting("CRIMECITY_HOST_ROLE", "none", "a role id or name whose members may open games without Manage Server"),
+    Setting(
+        "CRIMECITY_SHARD_COUNT",
+        "none (not sharded)",
+        "the total number of Discord shards of the whole bot, when it runs as several processes",
+    ),
+    Setting(
+        "CRIMECITY_SHARD_IDS",
+        "every shard of the count",
+        "the shards this process holds, e.g. 0,1 or 0-3 (needs CRIMECITY_SHARD_COUNT)",
+    ),
+    Setting(
+        "CRIMECITY_HEALTH_PORT",
+        "off",
+        "[host:]port of the HTTP /health and /ready endpoint (host 127.0.0.1 unless given)",
+    ),
     Setting("CRIMECITY_COMPUTER_DELAY", "1", "scales how long computer players take to move (0: at once)"),
 )
 
@@ -42,6 +61,10 @@ class Settings:
     log_level: str = "INFO"
     command_sync: str = "global"  # "global", "guild:<id>" or "off"
     host_role: str | None = None  # a role id or name allowed to open games without Manage Server
+    # As written in the environment ("" when unset); shard_plan() and health_address() read them.
+    shard_count: str = ""
+    shard_ids: str = ""
+    health_port: str = ""
     computer_delay: float = 1.0  # scales computer players' delays (docs/computer-players.md); 0: at once
 
     @staticmethod
@@ -53,8 +76,29 @@ class Settings:
             log_level=(env.get("LOG_LEVEL") or "INFO").strip(),  # any case: preflight checks it
             command_sync=(env.get("COMMAND_SYNC") or "global").strip(),
             host_role=env.get("CRIMECITY_HOST_ROLE") or None,
+            shard_count=(env.get("CRIMECITY_SHARD_COUNT") or "").strip(),
+            shard_ids=(env.get("CRIMECITY_SHARD_IDS") or "").strip(),
+            health_port=(env.get("CRIMECITY_HEALTH_PORT") or "").strip(),
             computer_delay=_scale(env.get("CRIMECITY_COMPUTER_DELAY")),
         )
+
+    def shard_plan(self) -> ShardPlan:
+        """The shards of CRIMECITY_SHARD_COUNT / CRIMECITY_SHARD_IDS; ValueError when they are not valid."""
+        return shards.from_settings(self.shard_count, self.shard_ids)
+
+    def health_address(self) -> tuple[str, int] | None:
+        """(host, port) of CRIMECITY_HEALTH_PORT, None when off; ValueError when it is not valid."""
+        value = self.health_port
+        if not value or value.lower() == "off":
+            return None
+        host, colon, port = value.rpartition(":")
+        host = host.strip("[]") if colon else HEALTH_HOST
+        if not port.isdecimal() or not 1 <= int(port) <= 65535 or (colon and not host):
+            raise ValueError(
+                f"CRIMECITY_HEALTH_PORT={value!r} is not a port: set it to a port from 1 to 65535 (e.g. 8080, "
+                f"or 0.0.0.0:8080 to answer on every interface), or leave it unset for no health endpoint."
+            )
+        return host, int(port)
 
     def sync_guild_id(self) -> int | None:
         """The guild id of a "guild:<id>" sync scope; ValueError when the scope is not valid."""

@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .config import DEFAULT_DB, LOG_LEVELS, Settings
+from .shards import ShardPlan, format_ids
 
 NO_TOKEN = (
     "DISCORD_TOKEN is not set: create a bot in the Discord Developer Portal "
@@ -39,9 +40,28 @@ def check(settings: Settings) -> list[str]:
     except ValueError as exc:
         found.append(str(exc))
     found.append(database_problem(settings.database))
+    try:
+        found.append(shared_database_problem(settings.shard_plan(), settings.database))
+    except ValueError as exc:
+        found.append(str(exc))
+    try:
+        settings.health_address()
+    except ValueError as exc:
+        found.append(str(exc))
     if settings.computer_delay < 0:
         found.append("CRIMECITY_COMPUTER_DELAY is not a number from 0 up: set it to e.g. 1 (the default) or 0.5.")
     return [p for p in found if p]
+
+
+def shared_database_problem(shards: ShardPlan, database: str) -> str | None:
+    """A process holding only some shards runs beside others, on one database: SQLite is one process's."""
+    if shards.count is None or len(shards.ids) == shards.count or database.startswith(("postgresql://", "postgres://")):
+        return None
+    return (
+        f"CRIMECITY_SHARD_IDS={format_ids(shards.ids)} holds only some of the {shards.count} shards, so other "
+        f"processes hold the rest, and they must share one PostgreSQL database: set CRIMECITY_DB to a "
+        f"postgresql:// URL (a SQLite file serves one process), or hold every shard in this process."
+    )
 
 
 def token_problem(token: str | None) -> str | None:

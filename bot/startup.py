@@ -31,8 +31,10 @@ def ready_line(client: discord.Client, database: str) -> str:
     servers = len(client.guilds)
     app_id = client.application_id
     invite = invite_url(app_id) if app_id else "unknown (no application id)"
+    plan = getattr(client, "shard_plan", None)
+    shards = f"; {plan.describe()}" if plan is not None and plan.sharded else ""
     return (
-        f"ready as {account} on {servers} server{'' if servers == 1 else 's'}; "
+        f"ready as {account} on {servers} server{'' if servers == 1 else 's'}{shards}; "
         f"database {_where(database)}; invite link {invite}"
     )
 
@@ -45,3 +47,11 @@ def _where(database: str) -> str:
 
 def log_ready(client: discord.Client, database: str) -> None:
     log.info("%s", ready_line(client, database))
+
+
+def shard_ready_line(shard_id: int, shard_count: int, guilds: int) -> str:
+    return f"shard {shard_id}/{shard_count} ready: {guilds} guild{'' if guilds == 1 else 's'}"
+
+
+def log_shard_ready(client: discord.Client, shard_id: int, guilds: int) -> None:
+    log.info("%s", shard_ready_line(shard_id, client.shard_count or 1, guilds))

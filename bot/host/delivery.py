@@ -77,6 +77,9 @@ class Delivery:
         self._dm_channels: dict[int, int] = {}
         self._workers: dict[Key, asyncio.Task[None]] = {}
         self._gate = asyncio.Semaphore(PARALLEL)
+        # Whether this process may post to a guild's channels (bot/shards.py); None: to every guild.
+        self.posts_to: Callable[[int], bool] | None = None
+        self._guild_of: dict[int, int] = {}  # game id -> its guild (never changes)
 
     @property
     def sending(self) -> bool:
@@ -130,6 +133,8 @@ class Delivery:
         for row in rows:
             by_target.setdefault(target_of(row), []).append(row)
         for key, queue in by_target.items():
+            if key[0] == "channel" and not await self._reaches(queue[0]):
+                continue  # the process holding the guild's shard posts it
             due = []
             for row in queue:
                 if row.next_try_at > now:
@@ -142,6 +147,17 @@ class Delivery:
         if len(rows) >= BATCH:
             return 0.5
         return 60.0 if not waiting else max(0.05, min(60.0, min(waiting) - now))
+
+    async def _reaches(self, row: OutboxRow) -> bool:
+        if self.posts_to is None:
+            return True
+        guild_id = self._guild_of.get(row.game_id)
+        if guild_id is None:
+            game = await self.db.fetchone("SELECT guild_id FROM games WHERE id = ?", (row.game_id,))
+            if game is None or game["guild_id"] is None:
+                return True  # no guild to route by: whoever sees it sends it
+            guild_id = self._guild_of[row.game_id] = int(game["guild_id"])
+        return self.posts_to(guild_id)
 
     async def _drain(self, key: Key, rows: list[OutboxRow]) -> None:
         try:

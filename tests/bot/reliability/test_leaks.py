@@ -41,10 +41,18 @@ async def play_two_rounds(t: Table, cast: dict[str, tuple[str, str]]) -> list[tu
     await t.idle()
     dm_of = {fd.dm_channel(t.players[n]).id: n for n in NAMES}
     seq = []
+    nonces: set[str] = set()
     for r in fd.requests[start:]:
         m = re.fullmatch(r"/channels/(\d+)/messages", r.path)
         if r.method != "POST" or not m or r.status != 200:
             continue
+        # A resend after a timeout carries the row's nonce again and Discord returns the first message
+        # instead of a new one: members see it once, so an observer counts it once.
+        nonce = (r.json or {}).get("nonce")
+        if nonce is not None and (r.json or {}).get("enforce_nonce"):
+            if nonce in nonces:
+                continue
+            nonces.add(nonce)
         where = "channel" if int(m.group(1)) == t.chan.id else f"dm:{dm_of.get(int(m.group(1)), '?')}"
         content = (r.json or {}).get("content") or ""
         tag = re.search(r"Round \d+|draft is resolved|reminder|could not send you", content)
