@@ -53,6 +53,7 @@ class Advance:
     state: Any
     events: tuple[Event, ...]
     opened: bool
+    clocks: tuple[ClockRow, ...] = ()  # the game's clock rows after the step
 
 
 class States:
@@ -203,7 +204,7 @@ class Stepper:
         after = await games_repo.get_game(conn, game.id)
         assert after is not None
         self.states.put(game.id, after.version, out.state)
-        rows = await self._reconcile_clocks(conn, after, pending, now)
+        rows, moved = await self._reconcile_clocks(conn, after, pending, now)
         deadline = clocks.running(rows)
         view = StepView(
             game=after,
@@ -227,10 +228,13 @@ class Stepper:
             await subs_repo.forget(conn, game.id)
             log.info("game %s: over", game.id)
         else:
-            await self._schedule(conn, after, rows, opened, now)
-        return Advance(after, out.state, out.events, opened)
+            await self._schedule(conn, after, rows, opened or moved, now, opened)
+        return Advance(after, out.state, out.events, opened, tuple(rows))
 
-    async def _reconcile_clocks(self, conn: Any, game: GameRow, pending: Pending | None, now: float) -> list[ClockRow]:
+    async def _reconcile_clocks(
+        self, conn: Any, game: GameRow, pending: Pending | None, now: float
+    ) -> tuple[list[ClockRow], bool]:
+        """The clock rows after the step, and whether they changed."""
         old = await clocks_repo.clocks(conn, game.id)
         wanted = () if pending is None else pending.clocks
         rows = clocks.reconcile(
@@ -240,11 +244,16 @@ class Stepper:
             (r.clock, r.deadline_at, r.remaining) for r in old
         ]:
             await clocks_repo.replace_clocks(conn, game.id, rows)
-        return rows
+            return rows, True
+        return rows, False
 
-    async def _schedule(self, conn: Any, game: GameRow, rows: list[ClockRow], opened: bool, now: float) -> None:
-        """The open decision's timers: its running clock's deadline and reminder, a computer's move."""
-        await self.schedule_clock(conn, game, rows, now)
+    async def _schedule(
+        self, conn: Any, game: GameRow, rows: list[ClockRow], clocked: bool, now: float, opened: bool
+    ) -> None:
+        """The open decision's timers: its running clock's deadline and reminder (placed again only when
+        the decision or its clocks changed: a step within a turn leaves them as they are), a computer's move."""
+        if clocked:
+            await self.schedule_clock(conn, game, rows, now)
         if opened:  # what was due for the decision that is over ("everyone is in", a computer's move)
             await timers_repo.clear_timers(conn, game.id, (RESOLVE, COMPUTER))
         if opened and game.pending is not None and self.computer_delay is not None:

@@ -20,6 +20,7 @@ from .board import alt_text, board_text
 from .events import private_line, public_line, results_text, shuffles_line, turn_heading
 from .names import Names
 from .prompts import deadline_words, title, what_to_do
+from .public import public_view
 
 if TYPE_CHECKING:
     import discord
@@ -51,7 +52,7 @@ def chunks(lines: Sequence[str], limit: int = LIMIT) -> list[str]:
 
 
 def names_for(state: Any, roster: Roster) -> tuple[dict[str, Any], Names]:
-    public = GAME.view(state, None)
+    public = public_view(state)
     return public, Names(public, roster.name_of)
 
 
