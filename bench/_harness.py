@@ -320,6 +320,8 @@ async def _bot_main(conn: Any, db_path: str, base_url: str, gateway_url: str, us
             return 60.0
 
         client.delivery.flush = nothing
+    if os.environ.get("CC_BENCH_NO_PICTURES"):  # diagnosis: the posts without their board pictures
+        client.delivery.renderer = lambda kind, view: None
 
     @client.tree.command(name="ping", description="Answers at once (the benchmark's floor).")
     async def ping(interaction: discord.Interaction) -> None:
