@@ -7,6 +7,8 @@ then marked delivered. A crash between sending and marking resends the row, and 
   rows after it (a "game over" never overtakes the final board).
 - A DM that cannot be delivered (DMs closed: 403 / 50007) goes to the player's inbox, and the channel
   gets a note without any secret; it never blocks anything else.
+- A keyed post (`Post.edit_key`) edits the message its key went out as (recorded in `posted` with the
+  row's delivery, in one transaction), or sends it the first time or when the edit is refused.
 - A post the channel refuses: without Attach Files the text goes without its picture; without Send
   Messages (or access) the post waits and is tried again now and then, and the game's host is told
   once by DM; in a deleted channel it is dropped and the host is told. What could not be posted stays
@@ -44,6 +46,8 @@ MISSING_PERMISSIONS, MISSING_ACCESS, UNKNOWN_CHANNEL = 50013, 50001, 10003
 BLOCKED_RETRY = 600.0  # seconds between tries of a channel that refuses the bot
 Renderer = Callable[[str, dict[str, Any]], bytes | None]  # (game kind, public view) -> PNG
 Key = tuple[Any, ...]
+Keyed = tuple[str, int, str]  # a keyed post's key, its message, what it shows now
+MAX_CONTENT = 2000
 
 
 def no_pictures(kind: str, view: dict[str, Any]) -> bytes | None:
@@ -166,9 +170,10 @@ class Delivery:
 
     async def _deliver(self, row: OutboxRow, holders: dict[tuple[int, str], int | None]) -> bool:
         """True when the row is done with (sent, or settled otherwise); False when it waits for a retry."""
+        keyed: Keyed | None = None
         try:
             if row.target == "channel":
-                await self._send_channel(row)
+                keyed = await self._send_channel(row)
             elif row.target == "edit":
                 await self._edit(row)
             elif row.target == "user":
@@ -195,14 +200,14 @@ class Delivery:
                 await self._to_inbox(row, holders, f"DM failed: {exc}")
                 return True
             return await self._failed(row, repr(exc))
-        await self._done(row, None)
+        await self._done(row, None, keyed)
         if row.target == "channel":
             await self._unblocked(row)
         return True
 
     # ---- sending ---------------------------------------------------------------------------------------
 
-    async def _send_channel(self, row: OutboxRow) -> None:
+    async def _send_channel(self, row: OutboxRow) -> Keyed | None:
         payload = row.payload
         channel = self.client.get_partial_messageable(row.channel_id or 0)
         users = [discord.Object(uid) for uid in payload.get("mention") or []]
@@ -217,6 +222,8 @@ class Delivery:
             )
         if payload.get("buttons"):
             kwargs["view"] = buttons.view(payload["buttons"], row.game_id)
+        if payload.get("edit_key") is not None:
+            return await self._send_keyed(row, channel, kwargs)
         picture = payload.get("picture")
         png = None
         if picture is not None:
@@ -226,7 +233,7 @@ class Delivery:
                 file = discord.File(io.BytesIO(png), filename="board.png", description=picture.get("alt") or None)
                 await channel.send(file=file, **kwargs)
                 log.info("outbox %s: posted to channel %s (game %s)", row.id, row.channel_id, row.game_id)
-                return
+                return None
             except discord.Forbidden as exc:
                 if exc.code != MISSING_PERMISSIONS:
                     raise
@@ -236,6 +243,37 @@ class Delivery:
                     kwargs["content"] = picture.get("alt") or "(board)"
         await channel.send(**kwargs)
         log.info("outbox %s: posted to channel %s (game %s)", row.id, row.channel_id, row.game_id)
+        return None
+
+    async def _send_keyed(self, row: OutboxRow, channel: Any, kwargs: dict[str, Any]) -> Keyed:
+        """A keyed post: edit the key's message, or send it (the first time, or when the edit is refused:
+        the message was deleted, or cannot be edited). Returns what to record with the row's delivery, in
+        the same transaction: sent twice after a crash, the nonce gives back the same message; edited twice,
+        it shows the same text."""
+        payload = row.payload
+        key, text = str(payload["edit_key"]), payload.get("content") or ""
+        async with self.db.reader() as conn:
+            found = await outbox_repo.posted(conn, row.game_id, row.channel_id or 0, key)
+        content = text
+        if found is not None and payload.get("append") and found[1]:
+            joined = f"{found[1]}\n{text}"
+            if len(mentions(self.client, joined)) <= MAX_CONTENT:
+                content = joined
+            else:
+                found = None  # full: a new message goes on with the log
+        kwargs["content"] = mentions(self.client, content) or None
+        if found is not None:
+            message = channel.get_partial_message(found[0])
+            view = kwargs.get("view") or buttons.view([], row.game_id)
+            try:
+                await message.edit(content=kwargs["content"], view=view)
+                log.info("outbox %s: edited a keyed post in channel %s (game %s)", row.id, row.channel_id, row.game_id)
+                return key, found[0], content
+            except (discord.NotFound, discord.Forbidden) as exc:
+                log.warning("outbox %s: the keyed post cannot be edited (%s); posting it anew", row.id, exc.code)
+        sent = await channel.send(**kwargs)
+        log.info("outbox %s: posted a keyed post to channel %s (game %s)", row.id, row.channel_id, row.game_id)
+        return key, sent.id, content
 
     async def _edit(self, row: OutboxRow) -> None:
         payload = row.payload
@@ -310,8 +348,11 @@ class Delivery:
         log.info("outbox %s: DM undeliverable, kept in the inbox (game %s)", row.id, row.game_id)
         self.kick()
 
-    async def _done(self, row: OutboxRow, note: str | None) -> None:
+    async def _done(self, row: OutboxRow, note: str | None, keyed: Keyed | None = None) -> None:
         async with self.db.transaction() as conn:
+            if keyed is not None:
+                key, message_id, content = keyed
+                await outbox_repo.record_posted(conn, row.game_id, row.channel_id or 0, key, message_id, content)
             await outbox_repo.mark_delivered(conn, row.id, self.clock(), note)
 
     async def _failed(self, row: OutboxRow, error: str) -> bool:

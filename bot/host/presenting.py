@@ -28,13 +28,25 @@ STATUS, SUBMIT, HISTORY = "status", "submit", "history"
 
 @dataclass(frozen=True, slots=True)
 class Post:
-    """A message to the game's channel. `picture`: a public view to draw the board from."""
+    """A message to the game's channel. `picture`: a public view to draw the board from.
+
+    `edit_key` (e.g. "turn:3"): the first post with a key in a game's channel sends a message; each later
+    one edits that message instead (a new message if it was deleted or cannot be edited). With `append`,
+    its text is added under what the message shows (a running log of the turn); a text that no longer
+    fits in one message starts a new one, which later posts with the key edit. An edit notifies nobody,
+    so a post that must ping someone has no key; a keyed post carries no picture."""
 
     text: str
     picture: dict[str, Any] | None = None
     mention: tuple[int, ...] = ()
     buttons: tuple[str, ...] = ()
     alt: str = ""  # what the picture shows, in words (its attachment description)
+    edit_key: str | None = None
+    append: bool = False
+
+    def __post_init__(self) -> None:
+        if self.edit_key is not None and self.picture is not None:
+            raise ValueError("a keyed post (edited in place) carries no picture")
 
 
 @dataclass(frozen=True, slots=True)

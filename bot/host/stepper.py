@@ -288,6 +288,9 @@ class Stepper:
                     payload["picture"] = {"kind": game.kind, "view": message.picture, "alt": message.alt}
                 if message.buttons:
                     payload["buttons"] = list(message.buttons)
+                if message.edit_key is not None:
+                    payload["edit_key"] = message.edit_key
+                    payload["append"] = message.append
                 await outbox_repo.queue_channel(conn, game.id, game.channel_id, payload, now)
             elif isinstance(message, DM):
                 payload = {"content": message.text}
