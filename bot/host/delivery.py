@@ -254,7 +254,8 @@ class Delivery:
         key, text = str(payload["edit_key"]), payload.get("content") or ""
         async with self.db.reader() as conn:
             found = await outbox_repo.posted(conn, row.game_id, row.channel_id or 0, key)
-        content = text
+        heading = payload.get("heading") or ""
+        content = f"{heading}\n{text}" if heading else text
         if found is not None and payload.get("append") and found[1]:
             joined = f"{found[1]}\n{text}"
             if len(mentions(self.client, joined)) <= MAX_CONTENT:

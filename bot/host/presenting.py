@@ -33,7 +33,8 @@ class Post:
     `edit_key` (e.g. "turn:3"): the first post with a key in a game's channel sends a message; each later
     one edits that message instead (a new message if it was deleted or cannot be edited). With `append`,
     its text is added under what the message shows (a running log of the turn); a text that no longer
-    fits in one message starts a new one, which later posts with the key edit. An edit notifies nobody,
+    fits in one message starts a new one, which later posts with the key edit; `heading` opens each message
+    the key starts (not repeated in what is appended). An edit notifies nobody,
     so a post that must ping someone has no key; a keyed post carries no picture."""
 
     text: str
@@ -43,6 +44,7 @@ class Post:
     alt: str = ""  # what the picture shows, in words (its attachment description)
     edit_key: str | None = None
     append: bool = False
+    heading: str = ""
 
     def __post_init__(self) -> None:
         if self.edit_key is not None and self.picture is not None:

@@ -291,6 +291,8 @@ class Stepper:
                 if message.edit_key is not None:
                     payload["edit_key"] = message.edit_key
                     payload["append"] = message.append
+                    if message.heading:
+                        payload["heading"] = message.heading
                 await outbox_repo.queue_channel(conn, game.id, game.channel_id, payload, now)
             elif isinstance(message, DM):
                 payload = {"content": message.text}

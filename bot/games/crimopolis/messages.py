@@ -1,8 +1,8 @@
 """What one step becomes: the turn log's post, the board at a turn's end, the results, and the DMs (cards
 drawn, "your turn", reaction and setup prompts). Pure: a `StepView` in, host `Message`s out.
 
-The host's outbox can edit only the lobby message, so the turn's log is one post per step (each step's
-lines together) rather than one message edited in place.
+The turn's log is one message, edited at each step (the host's keyed posts, `Post.edit_key`); the board
+after a turn, the results and the setup are new messages.
 """
 
 from __future__ import annotations
@@ -47,7 +47,13 @@ def step_messages(view: StepView, public: Mapping[str, Any], prefs: Mapping[str,
     after = [] if first_turn is None else events[first_turn:]
     heading = log_heading(view, public, before)
     lines = [line for e in before if e.is_public and (line := texts.event_line(e, n))]
-    out += [Post(text) for text in texts.chunks(lines, heading)]
+    key = turn_number(view.before)
+    if key is None:
+        out += [Post(text) for text in texts.chunks(lines, heading)]
+    else:  # the turn's log: one message, edited at each step (a new one only when it is full)
+        limit = texts.LIMIT - len(heading) - 1
+        out += [Post(text, edit_key=f"turn:{key}", append=True, heading=heading)
+                for text in texts.chunks(lines, limit=limit)]
     if first_turn is not None or view.pending is None:
         out += board_posts(view, public, n, after)
     if view.results is not None:

@@ -74,6 +74,10 @@ async def test_a_deleted_or_full_message_is_continued_in_a_new_one(table: Table)
     await _queue(t, game_id, Post("Andy ends.", edit_key="turn:1", append=True))
     texts = [m.text() for m in t.fd.channel_messages(t.chan)[before:]]
     assert texts == ["Turn 1.\nAndy rolls 4.", f"{long}\nAndy ends."]
+    # A heading opens each message the key starts, and is not repeated in what is appended.
+    await _queue(t, game_id, Post("Andy rolls.", edit_key="turn:2", append=True, heading="Turn 2"))
+    await _queue(t, game_id, Post("Andy moves.", edit_key="turn:2", append=True, heading="Turn 2"))
+    assert t.fd.channel_messages(t.chan)[-1].text() == "Turn 2\nAndy rolls.\nAndy moves."
 
 
 async def test_a_crash_before_the_delivery_was_recorded_posts_and_appends_once(table: Table) -> None:
