@@ -24,6 +24,10 @@ class HostOptions:
     wait_for_deadline: bool = False  # collected decisions wait for the deadline even when all are in
     reveal: bool = True  # the presentation may show every seat once the game ends
     season_start: bool = True  # in a season: each seat starts from its season values (unless set for the game)
+    # In place of reminder_hours: DM who owes a decision once this share of its clock's length has run
+    # (clocks shorter than reminder_shortest seconds get none). None: the fixed lead above.
+    reminder_share: float | None = None
+    reminder_shortest: float = 60.0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -32,7 +36,9 @@ class HostOptions:
             "wait_for_deadline": self.wait_for_deadline,
             "reveal": self.reveal,
             "season_start": self.season_start,
-        }
+        } | ({} if self.reminder_share is None else {
+            "reminder_share": self.reminder_share, "reminder_shortest": self.reminder_shortest,
+        })
 
     @staticmethod
     def from_json(doc: dict[str, Any] | None) -> HostOptions:
@@ -43,6 +49,8 @@ class HostOptions:
             wait_for_deadline=bool(doc.get("wait_for_deadline", False)),
             reveal=bool(doc.get("reveal", True)),
             season_start=bool(doc.get("season_start", True)),
+            reminder_share=None if doc.get("reminder_share") is None else float(doc["reminder_share"]),
+            reminder_shortest=float(doc.get("reminder_shortest", 60.0)),
         )
 
 
