@@ -92,7 +92,7 @@ def reminder_by_share(now: float, deadline_at: float, length: float, share: floa
 
     >>> reminder_by_share(0, 600, 600, 0.5, 60), reminder_by_share(0, 30, 30, 0.5, 60)
     (300.0, None)
-    >>> reminder_by_share(400, 700, 600, 0.5, 60), reminder_by_share(0, 120, 120, 0.0, 60)
+    >>> reminder_by_share(450, 700, 600, 0.5, 60), reminder_by_share(0, 120, 120, 0.0, 60)
     (None, 0.0)
     """
     if length < shortest:
