@@ -301,7 +301,11 @@ class Delivery:
         channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         content = mentions(self.client, row.payload.get("content") or "") or None
         kwargs: dict[str, Any] = {"content": content, "nonce": self.nonce(row.id)}
-        if row.payload.get("buttons"):
+        if row.payload.get("answers"):
+            kwargs["view"] = buttons.answers_view(
+                row.payload["answers"], int(row.payload.get("step") or 0), row.payload.get("buttons") or [], row.game_id
+            )
+        elif row.payload.get("buttons"):
             kwargs["view"] = buttons.view(row.payload["buttons"], row.game_id)
         await channel.send(**kwargs)
 

@@ -135,7 +135,7 @@ class Play:
                 async with self.db.transaction() as conn:
                     advance = await self.stepper.advance(
                         conn, ctx.game, Roster(ctx.seats), [Action(turn.seat, move)], user_id=caller.user_id,
-                        state=turn.state,
+                        state=turn.state, known_clocks=ctx.clocks,
                     )
             except Conflict:
                 raise Stale("The game moved on just before your move arrived; look at it again and retry.") from None

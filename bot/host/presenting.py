@@ -53,11 +53,16 @@ class Post:
 
 @dataclass(frozen=True, slots=True)
 class DM:
-    """A message to whoever holds `seat` when it is sent (it follows a replaced seat)."""
+    """A message to whoever holds `seat` when it is sent (it follows a replaced seat).
+
+    `answers`: labels of buttons for the decision open after the step (at most 20, above the host's
+    `buttons`). A click calls the presentation's `answer_reply(host, caller, game_id, step, index)` with
+    the decision's step and the button's index: the custom id holds those numbers, no label."""
 
     seat: str
     text: str
     buttons: tuple[str, ...] = ()
+    answers: tuple[str, ...] = ()
 
 
 Message = Post | DM
@@ -106,7 +111,8 @@ class Presentation(Protocol):
     `seat_replaced(game, old, new)`, `brief(game, roster, seat, state, learned)` (what a new holder of a
     seat is told), `adopt_legacy(conn)`, and for the buttons the host puts on posts and DMs:
     `status_reply(host, caller, game_id)`, `submit_reply(host, caller, game_id)`,
-    `history_reply(host, caller)` (each an awaitable `Reply`), and `lobby_text(game, roster)`."""
+    `history_reply(host, caller)`, `answer_reply(host, caller, game_id, step, index)` (each an awaitable
+    `Reply`), and `lobby_text(game, roster)`."""
 
     game: Game
 

@@ -134,8 +134,10 @@ class Stepper:
         *,
         user_id: int | None,
         state: Any | None = None,
+        known_clocks: Sequence[ClockRow] | None = None,
     ) -> Advance:
-        """Apply `actions` (already checked) to the game as it is now."""
+        """Apply `actions` (already checked) to the game as it is now (`known_clocks`: its clock rows, when the
+        caller knows them as committed: read otherwise)."""
         rules = self.rules_of(game)
         if state is None:
             state = self.states.get(rules, game)
@@ -147,7 +149,8 @@ class Stepper:
         entry = LogEntry(tuple(actions), tuple(chance.drawn))
         await log_repo.add_move(conn, game.id, seq, game.step, entry, user_id, now)
         return await self._commit(
-            conn, game, roster, out, tuple(actions), seq=seq, draws=chance.draws, now=now, user_id=user_id
+            conn, game, roster, out, tuple(actions), seq=seq, draws=chance.draws, now=now, user_id=user_id,
+            known_clocks=known_clocks,
         )
 
     async def resolve_collected(self, conn: Any, game: GameRow, roster: Roster, *, user_id: int | None) -> Advance:
@@ -175,6 +178,7 @@ class Stepper:
         draws: int,
         now: float,
         user_id: int | None,
+        known_clocks: Sequence[ClockRow] | None = None,
     ) -> Advance:
         rules = self.rules_of(game)
         pending = rules.pending(out.state)
@@ -204,7 +208,7 @@ class Stepper:
         after = await games_repo.get_game(conn, game.id)
         assert after is not None
         self.states.put(game.id, after.version, out.state)
-        rows, moved = await self._reconcile_clocks(conn, after, pending, now)
+        rows, moved = await self._reconcile_clocks(conn, after, pending, now, known_clocks)
         deadline = clocks.running(rows)
         view = StepView(
             game=after,
@@ -232,10 +236,10 @@ class Stepper:
         return Advance(after, out.state, out.events, opened, tuple(rows))
 
     async def _reconcile_clocks(
-        self, conn: Any, game: GameRow, pending: Pending | None, now: float
+        self, conn: Any, game: GameRow, pending: Pending | None, now: float, known: Sequence[ClockRow] | None
     ) -> tuple[list[ClockRow], bool]:
         """The clock rows after the step, and whether they changed."""
-        old = await clocks_repo.clocks(conn, game.id)
+        old = list(known) if known is not None else await clocks_repo.clocks(conn, game.id)
         wanted = () if pending is None else pending.clocks
         rows = clocks.reconcile(
             old, wanted, now=now, paused=game.paused, default_seconds=game.options.deadline_hours * 3600
@@ -307,4 +311,7 @@ class Stepper:
                 payload = {"content": message.text}
                 if message.buttons:
                     payload["buttons"] = list(message.buttons)
+                if message.answers:
+                    payload["answers"] = list(message.answers)
+                    payload["step"] = game.step
                 await outbox_repo.queue_dm(conn, game.id, message.seat, payload, now)
