@@ -274,15 +274,16 @@ class Stepper:
             return
         await timers_repo.add_timer(conn, game.id, DEADLINE, game.step, run.deadline_at, clock=run.clock)
         options = game.options
-        if options.reminder_share is None:
+        wanted = {c.id: c.seconds for c in (game.pending.clocks if game.pending is not None else ())}
+        length = wanted.get(run.clock)
+        length = options.deadline_hours * 3600 if length is None else length
+        share = options.reminder_share
+        if share is None and 0 < length <= options.reminder_hours * 3600:
+            share = options.reminder_short_share  # the lead would be past as the clock starts
+        if share is None:
             remind = clocks.reminder_at(now, run.deadline_at, options.reminder_hours)
         else:
-            wanted = {c.id: c.seconds for c in (game.pending.clocks if game.pending is not None else ())}
-            length = wanted.get(run.clock)
-            length = options.deadline_hours * 3600 if length is None else length
-            remind = clocks.reminder_by_share(
-                now, run.deadline_at, length, options.reminder_share, options.reminder_shortest
-            )
+            remind = clocks.reminder_by_share(now, run.deadline_at, length, share, options.reminder_shortest)
         if remind is not None:
             await timers_repo.add_timer(conn, game.id, REMINDER, game.step, remind, clock=run.clock)
 

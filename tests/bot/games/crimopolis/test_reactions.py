@@ -10,6 +10,7 @@ import json
 import random
 import re
 
+from bot.storage.models import GameRow
 from rules.crimopolis import GAME
 from tests.bot.games.crimopolis.test_game import fixed_seed  # noqa: F401 (a fixture)
 from tests.support.crimopolis import CpTable, Driver, open_game
@@ -126,3 +127,22 @@ async def test_the_dm_prompt_carries_one_button_per_answer(cp: CpTable, fixed_se
     assert last["player"] == seat and last["card"] is None, last
     again = await t.fd.click(member, prompt, label="No reaction")
     assert "closed" in again.text() and "nothing was sent" in again.text(), again.text()
+
+
+async def test_a_reaction_window_is_reminded_halfway(cp: CpTable, fixed_seed: None) -> None:  # noqa: F811
+    """commands.md: reminders `reminder_hours` before a turn deadline, and halfway through a reaction window."""
+    t = cp
+    await open_game(t, ["ann", "ben"], target_prestige=8, reaction_minutes=4)
+    driver = Driver(t, random.Random(4))
+    game = GameRow.from_row(await t.game_row())
+    turn = await t.bot.db.fetchone("SELECT due_at FROM timers WHERE game_id = ? AND kind = 'reminder'", (game.id,))
+    deadline = await t.bot.db.fetchone("SELECT due_at FROM timers WHERE game_id = ? AND kind = 'deadline'", (game.id,))
+    assert abs(deadline["due_at"] - turn["due_at"] - 3600) < 1e-6, "an hour before the turn's deadline"
+    while GAME.pending(await t.state()).decision != "react":
+        await driver.step()
+    game = GameRow.from_row(await t.game_row())
+    timer = await t.bot.db.fetchone(
+        "SELECT due_at, clock FROM timers WHERE game_id = ? AND kind = 'reminder'", (game.id,)
+    )
+    assert timer is not None and timer["clock"] == game.pending.clock.id
+    assert abs(timer["due_at"] - (game.step_opened_at + 120)) < 1e-6, "two minutes into a window of four"
