@@ -189,11 +189,13 @@ async def main() -> None:
     ap.add_argument("--games", default="500")
     ap.add_argument("--samples", type=int, default=400, help="interactions of each kind per load")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--rate", type=float, default=RATE, help="interactions/s of the paced load")
+    ap.add_argument("--workers", type=int, default=CONCURRENCY, help="interactions in flight in the closed loop")
     args = ap.parse_args()
     print(f"Organized Crime latency — {machine()}; bot in a child process, fake Discord + driver in this one")
     t = time.perf_counter()
     for n in (int(x) for x in args.games.split(",")):
-        await scenario(n, args.samples, args.seed)
+        await scenario(n, args.samples, args.seed, args.rate, args.workers)
     print(f"\n(total {time.perf_counter() - t:.0f} s)")
 
 

@@ -354,6 +354,9 @@ class Delivery:
         self.kick()
 
     async def _done(self, row: OutboxRow, note: str | None, keyed: Keyed | None = None) -> None:
+        if keyed is None:  # one statement: no transaction's three round trips on the writer a move waits for
+            await outbox_repo.mark_delivered_alone(self.db, row.id, self.clock(), note)
+            return
         async with self.db.transaction() as conn:
             if keyed is not None:
                 key, message_id, content = keyed

@@ -65,8 +65,16 @@ async def count_pending(conn: Any) -> int:
     return int(found["n"]) if found else 0
 
 
+MARK_DELIVERED = "UPDATE outbox SET delivered_at = ?, last_error = ? WHERE id = ?"
+
+
 async def mark_delivered(conn: Any, outbox_id: int, now: float, note: str | None = None) -> None:
-    await run(conn, "UPDATE outbox SET delivered_at = ?, last_error = ? WHERE id = ?", (now, note, outbox_id))
+    await run(conn, MARK_DELIVERED, (now, note, outbox_id))
+
+
+async def mark_delivered_alone(db: Any, outbox_id: int, now: float, note: str | None = None) -> None:
+    """The same, as a statement of its own (`Database.write_alone`: one round trip, on disk when it returns)."""
+    await db.write_alone(MARK_DELIVERED, (now, note, outbox_id))
 
 
 async def mark_failed(conn: Any, outbox_id: int, error: str, retry_at: float) -> None:

@@ -71,7 +71,7 @@ def check_public(t: CpTable, driver: Driver, caplog: pytest.LogCaptureFixture) -
     assert driver.findings == [], "\n".join(driver.findings[:10])
     for cid in custom_ids(t.fd):  # custom ids carry a game id and a nonce, nothing else
         assert not CARD.search(cid) and not TILE.search(cid), cid
-        assert re.fullmatch(r"(host:[a-z]+:\d+|cp:\d+:[0-9a-f]{12}:[a-z0-9]+)", cid), cid
+        assert re.fullmatch(r"(host:[a-z]+:\d+|host:answer:\d+:\d+:\d+|cp:\d+:[0-9a-f]{12}:[a-z0-9]+)", cid), cid
     for line in (r.getMessage() for r in caplog.records if r.name.startswith("bot") and r.levelno >= logging.INFO):
         assert not CARD.search(line) and not TILE.search(line), f"an INFO line names a card or tile: {line}"
     logs: dict[str, list[Any]] = {}  # each turn's log: one message, edited at each step
