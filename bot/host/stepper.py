@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.contract import Action, Event, Game, LogEntry, Outcome, Pending, SeededChance
@@ -24,7 +24,7 @@ from ..storage import panels as panels_repo
 from ..storage import submissions as subs_repo
 from ..storage import timers as timers_repo
 from ..storage.models import ENDED, RUNNING, ClockRow, GameRow
-from ..storage.sql import dumps
+from ..storage.sql import dumps, loads
 from . import clocks
 from .presenting import DM, Message, Post, Presentation, Reminder, StepView
 from .roster import Roster
@@ -205,8 +205,20 @@ class Stepper:
             assert pending is not None
             await log_repo.open_step(conn, game.id, step, pending, now)
         await log_repo.add_events(conn, game.id, seq, game.step, out.events, now)
-        after = await games_repo.get_game(conn, game.id)
-        assert after is not None
+        # The row as written, without reading it back: the caller's row is the game as committed (read in
+        # this transaction, or the context kept under the game's lock), and only these columns changed.
+        after = replace(
+            game,
+            state=loads(fields["state_json"]),
+            version=fields["version"],
+            draws=draws,
+            step=step,
+            pending=None if pending is None else Pending.from_json(loads(fields["pending_json"])),
+            step_opened_at=now if opened else game.step_opened_at,
+            status=fields.get("status", game.status),
+            ended_at=fields.get("ended_at", game.ended_at),
+            results=loads(fields["results_json"]) if "results_json" in fields else game.results,
+        )
         self.states.put(game.id, after.version, out.state)
         rows, moved = await self._reconcile_clocks(conn, after, pending, now, known_clocks)
         deadline = clocks.running(rows)
