@@ -80,6 +80,9 @@ class Delivery:
         self._instance = ""
         self._dm_channels: dict[int, int] = {}
         self._workers: dict[Key, asyncio.Task[None]] = {}
+        # The last row each target's worker settled: a flush whose read began before that row was marked
+        # (its worker finished while the read was under way) must not send it again.
+        self._settled: dict[Key, int] = {}
         self._gate = asyncio.Semaphore(PARALLEL)
 
     @property
@@ -133,9 +136,12 @@ class Delivery:
         waiting: list[float] = []
         for row in rows:
             by_target.setdefault(target_of(row), []).append(row)
+        self._settled = {k: v for k, v in self._settled.items() if k in by_target}
         for key, queue in by_target.items():
             due = []
             for row in queue:
+                if row.id <= self._settled.get(key, 0):
+                    continue  # settled meanwhile (a target's rows go in id order)
                 if row.next_try_at > now:
                     waiting.append(row.next_try_at)
                     break  # the rows after it keep their place behind it
@@ -154,6 +160,7 @@ class Delivery:
                 for row in rows:
                     if not await self._deliver(row, holders):
                         break  # it failed: what follows waits for it
+                    self._settled[key] = row.id
         except asyncio.CancelledError:
             raise
         except Exception:
