@@ -23,6 +23,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -52,6 +53,37 @@ MAX_CONTENT = 2000
 
 def no_pictures(kind: str, view: dict[str, Any]) -> bytes | None:
     return None
+
+
+MERGED_MAX = 1500  # characters of appends sent as one edit (the message's own text may make it 2,000)
+
+
+def _appends_to(row: OutboxRow, key: Any) -> bool:
+    return row.target == "channel" and bool(row.payload.get("append")) and row.payload.get("edit_key") == key
+
+
+def appended_run(rows: list[OutboxRow], i: int) -> list[OutboxRow]:
+    """The row at `i` and the appends to the same keyed post right behind it (a turn's quick steps queued
+    while the first was waiting: one edit for all of them), up to MERGED_MAX characters."""
+    first = rows[i]
+    key = first.payload.get("edit_key")
+    if key is None or not _appends_to(first, key):
+        return [first]
+    run, size = [first], len(first.payload.get("content") or "")
+    for row in rows[i + 1 :]:
+        size += len(row.payload.get("content") or "") + 1
+        if not _appends_to(row, key) or row.channel_id != first.channel_id or size > MERGED_MAX:
+            break
+        run.append(row)
+    return run
+
+
+def merged(run: list[OutboxRow]) -> OutboxRow:
+    """A run of appends as one row: the first's id (its nonce), every text, the last one's buttons."""
+    payload = {**run[-1].payload, "content": "\n".join(r.payload.get("content") or "" for r in run)}
+    if run[0].payload.get("heading"):
+        payload["heading"] = run[0].payload["heading"]
+    return replace(run[0], payload=payload)
 
 
 def target_of(row: OutboxRow) -> Key:
@@ -157,10 +189,14 @@ class Delivery:
         try:
             async with self._gate:
                 holders = await self._holders(rows)
-                for row in rows:
-                    if not await self._deliver(row, holders):
+                i = 0
+                while i < len(rows):
+                    group = appended_run(rows, i)
+                    row = group[0] if len(group) == 1 else merged(group)
+                    if not await self._deliver(row, holders, group[1:]):
                         break  # it failed: what follows waits for it
-                    self._settled[key] = row.id
+                    self._settled[key] = group[-1].id
+                    i += len(group)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -175,8 +211,11 @@ class Delivery:
         async with self.db.reader() as conn:
             return await games_repo.seat_holders(conn, games)
 
-    async def _deliver(self, row: OutboxRow, holders: dict[tuple[int, str], int | None]) -> bool:
-        """True when the row is done with (sent, or settled otherwise); False when it waits for a retry."""
+    async def _deliver(
+        self, row: OutboxRow, holders: dict[tuple[int, str], int | None], also: list[OutboxRow] | None = None
+    ) -> bool:
+        """True when the row is done with (sent, or settled otherwise); False when it waits for a retry.
+        `also`: the rows merged into it (a run of appends to one keyed post), settled with it."""
         keyed: Keyed | None = None
         try:
             if row.target == "channel":
@@ -198,7 +237,7 @@ class Delivery:
             return False
         except discord.NotFound as exc:
             log.warning("outbox %s: target gone (%s); dropped", row.id, exc.code)
-            await self._done(row, f"not found ({exc.code})")
+            await self._done(row, f"not found ({exc.code})", also=also)
             if row.target in ("channel", "edit") and exc.code == UNKNOWN_CHANNEL:
                 await self._tell_host(row, "the channel was deleted")
             return True
@@ -207,7 +246,7 @@ class Delivery:
                 await self._to_inbox(row, holders, f"DM failed: {exc}")
                 return True
             return await self._failed(row, repr(exc))
-        await self._done(row, None, keyed)
+        await self._done(row, None, keyed, also)
         if row.target == "channel":
             await self._unblocked(row)
         return True
@@ -280,6 +319,10 @@ class Delivery:
             except (discord.NotFound, discord.Forbidden) as exc:
                 log.warning("outbox %s: the keyed post cannot be edited (%s); posting it anew", row.id, exc.code)
         sent = await channel.send(**kwargs)
+        if (sent.content or None) != kwargs["content"]:
+            # The nonce gave back the message an earlier try sent (before a crash), with fewer rows merged
+            # into it than now: bring it up to date.
+            await sent.edit(content=kwargs["content"], view=kwargs.get("view") or buttons.view([], row.game_id))
         log.info("outbox %s: posted a keyed post to channel %s (game %s)", row.id, row.channel_id, row.game_id)
         return key, sent.id, content
 
@@ -360,15 +403,18 @@ class Delivery:
         log.info("outbox %s: DM undeliverable, kept in the inbox (game %s)", row.id, row.game_id)
         self.kick()
 
-    async def _done(self, row: OutboxRow, note: str | None, keyed: Keyed | None = None) -> None:
-        if keyed is None:  # one statement: no transaction's three round trips on the writer a move waits for
+    async def _done(
+        self, row: OutboxRow, note: str | None, keyed: Keyed | None = None, also: list[OutboxRow] | None = None
+    ) -> None:
+        if keyed is None and not also:  # one statement: no transaction's three round trips on the writer
             await outbox_repo.mark_delivered_alone(self.db, row.id, self.clock(), note)
             return
         async with self.db.transaction() as conn:
             if keyed is not None:
                 key, message_id, content = keyed
                 await outbox_repo.record_posted(conn, row.game_id, row.channel_id or 0, key, message_id, content)
-            await outbox_repo.mark_delivered(conn, row.id, self.clock(), note)
+            for settled in (row, *(also or ())):
+                await outbox_repo.mark_delivered(conn, settled.id, self.clock(), note)
 
     async def _failed(self, row: OutboxRow, error: str) -> bool:
         if row.attempts + 1 >= MAX_ATTEMPTS * 4:

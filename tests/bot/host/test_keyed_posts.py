@@ -109,3 +109,38 @@ async def test_a_crash_before_the_delivery_was_recorded_posts_and_appends_once(t
 def test_a_keyed_post_carries_no_picture() -> None:
     with pytest.raises(ValueError, match="no picture"):
         Post("board", picture={"x": 1}, edit_key="turn:1")
+
+
+async def test_appends_queued_together_go_out_as_one_request(table: Table) -> None:
+    t = table
+    game_id = await _game(t)
+    before, requests = len(t.fd.channel_messages(t.chan)), len(t.fd.requests)
+    posts = [Post(f"step {i}", edit_key="turn:1", append=True, heading="Turn 1") for i in range(3)]
+    await _queue(t, game_id, *posts)
+    messages = t.fd.channel_messages(t.chan)[before:]
+    assert [m.text() for m in messages] == ["Turn 1\nstep 0\nstep 1\nstep 2"]
+    sent = [r for r in t.fd.requests[requests:] if r.path.startswith(f"/channels/{t.chan.id}/messages")]
+    assert [r.method for r in sent] == ["POST"], "one request for the three steps"
+    left = await t.bot.db.fetchone("SELECT COUNT(*) AS n FROM outbox WHERE delivered_at IS NULL")
+    assert left["n"] == 0
+
+
+async def test_a_resend_with_more_appends_merged_brings_the_message_up_to_date(table: Table) -> None:
+    t = table
+    game_id = await _game(t)
+    before = len(t.fd.channel_messages(t.chan))
+    await _queue(t, game_id, Post("Turn 1.", edit_key="turn:1", append=True))
+    message_id, _ = await _posted(t, game_id, "turn:1") or (0, "")
+    # As if the bot died after sending and before recording it, and the next step was queued meanwhile: the
+    # two rows now go as one, with the first's nonce, which gives back the message with the first text only.
+    async with t.bot.host.locks(game_id), t.bot.db.transaction() as conn:
+        await conn.execute("UPDATE outbox SET delivered_at = NULL WHERE id = (SELECT MAX(id) FROM outbox)")
+        await conn.execute("DELETE FROM posted WHERE game_id = ?", (game_id,))
+        row = await t.bot.db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+        await t.bot.host.stepper.queue(conn, GameRow.from_row(row), [Post("Andy rolls.", edit_key="turn:1",
+                                                                          append=True)], 2.0)
+    t.bot.delivery.kick()
+    await t.idle()
+    assert [m.text() for m in t.fd.channel_messages(t.chan)[before:]] == ["Turn 1.\nAndy rolls."]
+    assert t.fd.api.nonce_replays == [message_id]
+    assert await _posted(t, game_id, "turn:1") == (message_id, "Turn 1.\nAndy rolls.")
