@@ -314,6 +314,14 @@ async def _bot_main(conn: Any, db_path: str, base_url: str, gateway_url: str, us
     rss_before = rss_bytes()
     t0 = time.perf_counter()
     client = create_bot(db_path, Settings(command_sync="global"))
+    if os.environ.get("CC_BENCH_NO_OUTBOX"):  # diagnosis: the answer's own cost, without the outbox's posts
+
+        async def nothing() -> float:
+            return 60.0
+
+        client.delivery.flush = nothing
+    if os.environ.get("CC_BENCH_NO_PICTURES"):  # diagnosis: the posts without their board pictures
+        client.delivery.renderer = lambda kind, view: None
 
     @client.tree.command(name="ping", description="Answers at once (the benchmark's floor).")
     async def ping(interaction: discord.Interaction) -> None:

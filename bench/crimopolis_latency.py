@@ -1,17 +1,19 @@
 """Crimopolis: the bot's answer to a move, through the real discord.py client and the fake Discord, against the
 floor (a trivial /ping), modelled on bench/interaction_latency.py.
 
-For 1 and 50 games in turn play (3 seats each), from the moment the fake queues INTERACTION_CREATE:
+For N games in turn play (3 seats each), from the moment the fake queues INTERACTION_CREATE:
   (a) /ping, a command that only answers (discord.py's floor);
   (b) /crimopolis act with a legal action of the decider (`rules.crimopolis` legal list): the acknowledgement
       (the command defers, commands.md) and the answer (its follow-up, once the action is applied and on disk);
   (c) the `action` autocomplete of /crimopolis act (a few typed characters);
   (d) /crimopolis status (one read, no engine step).
-Two loads: one interaction in flight, and one worker per game in flight at once (up to 16; closed loop).
+Loads (bench/_loads.py, as interaction_latency.py): one in flight; paced (RATE interactions/s, Poisson
+arrivals, kinds mixed); CONCURRENCY in flight at once in different games (closed loop).
 
 The bot runs in a child process, the fake Discord and this driver in the parent. Prints figures; asserts nothing.
 
-Run: .venv/bin/python bench/crimopolis_latency.py [--games 1,50] [--samples 200]
+Run: .venv/bin/python bench/crimopolis_latency.py [--games 500] [--samples 400]
+(or bench/interaction_latency.py --game crimopolis)
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ import argparse
 import asyncio
 import json
 import sqlite3
-import statistics
 import sys
 import tempfile
 import time
@@ -30,11 +31,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _harness import BotProcess, Probe, Spot, build_world, machine, pct, quiet_driver_gc, summary  # noqa: E402
+from _harness import BotProcess, Probe, Spot, build_world, machine, ms, quiet_driver_gc, summary  # noqa: E402
+from _loads import Games, closed_loop, paced, report, sequential  # noqa: E402
 
 KIND = "crimopolis"
 SEATS = 3
-KINDS = ("ping", "act", "answer", "ac", "status")
+RATE = 300.0  # interactions/s, kinds mixed, as bench/interaction_latency.py
+CONCURRENCY = 16
 
 
 class AnswerProbe(Probe):
@@ -124,7 +127,7 @@ class Driver:
         self.db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
         self.db.row_factory = sqlite3.Row
         self.refused: list[str] = []
-        self.over: set[int] = set()
+        self.games: Games | None = None
 
     def decider(self, spot: Spot) -> tuple[Any, str, Any] | None:
         from rules.crimopolis import GAME
@@ -133,7 +136,6 @@ class Driver:
         state = GAME.decode_state(json.loads(row["state_json"]))
         pending = GAME.pending(state)
         if pending is None:
-            self.over.add(spot.game_id)
             return None
         seat = pending.awaited[0]
         member = next(m for m in spot.players if spot.seats.get(m.id) == seat)
@@ -151,9 +153,10 @@ class Driver:
         names = {s: next(m.name for m in spot.players if m.id == uid) for uid, s in spot.seats.items()}
         return format_action(action, lambda s: names.get(s, s))
 
-    async def one(self, kind: str, spot: Spot | None = None) -> dict[str, float]:
-        spot = spot or self.rng.choice([s for s in self.spots if s.game_id not in self.over] or self.spots)
+    async def one(self, kind: str, spot: Spot) -> dict[str, float]:
         found = self.decider(spot)
+        if found is None and self.games is not None:
+            self.games.over.add(spot.game_id)
         if kind == "ping" or found is None:
             dt, _ = await self.probe.slash(spot.players[0], spot.chan, "ping")
             return {"ping": dt}
@@ -174,56 +177,18 @@ class Driver:
         dt, _ = await self.probe.slash(member, spot.chan, f"{KIND} status")
         return {"status": dt}
 
-    async def sequential(self, samples: int) -> dict[str, list[float]]:
-        out: dict[str, list[float]] = {k: [] for k in KINDS}
-        for i in range(samples):
-            for kind in ("ping", "act", "ac", "status"):
-                for k, v in (await self.one(kind)).items():
-                    out[k].append(v)
-            del i
-        return out
 
-    async def concurrent(self, samples: int) -> dict[str, list[float]]:
-        """One worker per game (a game has one decider at a time), up to 16 in flight."""
-        out: dict[str, list[float]] = {k: [] for k in KINDS}
-        workers = self.spots[:16]
-        per = max(1, samples // len(workers))
-
-        async def worker(spot: Spot) -> None:
-            for _ in range(per):
-                for kind in ("ping", "act", "ac"):
-                    if spot.game_id in self.over and kind != "ping":
-                        continue
-                    for k, v in (await self.one(kind, spot)).items():
-                        out[k].append(v)
-
-        await asyncio.gather(*(worker(s) for s in workers))
-        return out
+NAMES = {
+    "ping": "(a) /ping (floor)",
+    "act": "(b) act: acknowledged",
+    "answer": "(b) act: answered",
+    "ac": "(c) act autocomplete",
+    "status": "(d) /crimopolis status",
+}
+LOADS = ("ping", "act", "ac", "status")
 
 
-def report(label: str, res: dict[str, list[float]]) -> None:
-    floor, floor50 = pct(res["ping"], 0.99), statistics.median(res["ping"])
-    print(f"  {label}")
-    names = {
-        "ping": "(a) /ping (floor)",
-        "act": "(b) act: acknowledged",
-        "answer": "(b) act: answered",
-        "ac": "(c) act autocomplete",
-        "status": "(d) /crimopolis status",
-    }
-    for kind in KINDS:
-        xs = res.get(kind) or []
-        if not xs:
-            continue
-        ratio = (
-            ""
-            if kind == "ping"
-            else (f"  ratio to floor: p50 x{statistics.median(xs) / floor50:.2f}, p99 x{pct(xs, 0.99) / floor:.2f}")
-        )
-        print(f"    {names[kind]:24s} {summary(xs)}{ratio}")
-
-
-async def scenario(n_games: int, samples: int, rng_seed: int) -> None:
+async def scenario(n_games: int, samples: int, rng_seed: int, rate: float = RATE, workers: int = CONCURRENCY) -> None:
     from tests.fakediscord import FakeDiscord
 
     rng = Random(rng_seed)
@@ -242,12 +207,22 @@ async def scenario(n_games: int, samples: int, rng_seed: int) -> None:
             )
             try:
                 drv = Driver(probe, spots, db_path, rng)
-                await drv.sequential(max(10, samples // 10))  # warm-up
+                games = drv.games = Games(spots, rng)
+                await sequential(drv.one, games, LOADS, max(10, samples // 10), bot)  # warm-up
                 drv.refused.clear()
-                report("one interaction in flight", await drv.sequential(samples))
+                res, cpu, commits = await sequential(drv.one, games, LOADS, samples, bot)
+                report("one interaction in flight", res, NAMES)
+                print("    bot CPU per interaction (user+sys, all threads, the outbox's posts and pictures "
+                      "included): " + ", ".join(f"{k} {ms(cpu[k])}" for k in LOADS))
+                if commits:
+                    print(f"    commits meanwhile (fsync, the writer's thread): {summary(commits)}")
                 if n_games > 1:
-                    report(f"{min(16, n_games)} games' deciders in flight at once", await drv.concurrent(samples))
-                print(f"  refused actions / empty autocompletes: {len(drv.refused)}; games over: {len(drv.over)}")
+                    report(f"paced: {rate:.0f} interactions/s arriving at random (Poisson), kinds mixed",
+                           await paced(drv.one, games, LOADS, samples, rate), NAMES)
+                    report(f"{min(workers, n_games)} deciders in flight at once (different games, closed loop)",
+                           await closed_loop(drv.one, games, LOADS, samples, min(workers, n_games)), NAMES)
+                print(f"  deferred responses: {probe.deferred}; refused actions / empty autocompletes: "
+                      f"{len(drv.refused)}; games over: {len(games.over)}")
                 for line in drv.refused[:5]:
                     print(f"    {line}")
             finally:
@@ -256,14 +231,16 @@ async def scenario(n_games: int, samples: int, rng_seed: int) -> None:
 
 async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", default="1,50")
-    ap.add_argument("--samples", type=int, default=200, help="interactions of each kind per load")
+    ap.add_argument("--games", default="500")
+    ap.add_argument("--samples", type=int, default=400, help="interactions of each kind per load")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--rate", type=float, default=RATE, help="interactions/s of the paced load")
+    ap.add_argument("--workers", type=int, default=CONCURRENCY, help="interactions in flight in the closed loop")
     args = ap.parse_args()
     print(f"crimopolis latency — {machine()}; bot in a child process, fake Discord + driver in this one")
     t = time.perf_counter()
     for n in (int(x) for x in args.games.split(",")):
-        await scenario(n, args.samples, args.seed)
+        await scenario(n, args.samples, args.seed, args.rate, args.workers)
     print(f"\n(total {time.perf_counter() - t:.0f} s)")
 
 

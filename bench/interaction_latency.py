@@ -13,6 +13,8 @@ The bot runs in a child process, the fake Discord and this driver in the parent 
 so the fake's own cost does not distort the floor. Prints figures; asserts nothing.
 
 Run: .venv/bin/python bench/interaction_latency.py [--games 1,50,500] [--samples 300]
+     [--game crimecity|organizedcrime|crimopolis]  (the other games: a move of theirs in place of the act,
+     same loads, from bench/organizedcrime_latency.py and bench/crimopolis_latency.py)
 """
 
 from __future__ import annotations
@@ -245,7 +247,17 @@ async def main() -> None:
     ap.add_argument("--samples", type=int, default=300, help="interactions of each kind per load")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--only", choices=KINDS, help="just this kind, one in flight (for profiling)")
+    ap.add_argument("--game", choices=("crimecity", "organizedcrime", "crimopolis"), default="crimecity",
+                    help="the game whose move is measured (the other two: bench/<game>_latency.py, same loads)")
     args = ap.parse_args()
+    if args.game != "crimecity":
+        other = __import__(f"{args.game}_latency")
+        print(f"{args.game} latency — {machine()}; bot in a child process, fake Discord + driver in this one")
+        t = time.perf_counter()
+        for n in (int(x) for x in args.games.split(",")):
+            await other.scenario(n, args.samples, args.seed, RATE, CONCURRENCY)
+        print(f"\n(total {time.perf_counter() - t:.0f} s)")
+        return
     print(f"interaction latency — {machine()}; bot in a child process, fake Discord + driver in this one")
     t = time.perf_counter()
     for n in (int(x) for x in args.games.split(",")):

@@ -8,11 +8,13 @@ random legal actions each). From the moment the fake queues INTERACTION_CREATE t
       rules.organizedcrime.policy, sent as its /organizedcrime command: buys, declarations, rolls, each
       step of a path, votes...), through host.play.submit, the step, its texts and the outbox,
   (c) autocomplete of the legal list (`path item` during a move, else `declare piece`).
-Loads: one in flight; then one player per game in flight at once (closed loop, kinds mixed). The bot
+Loads (bench/_loads.py, as interaction_latency.py): one in flight; paced (RATE interactions/s, Poisson
+arrivals, kinds mixed); CONCURRENCY in flight at once in different games (closed loop). The bot
 runs in a child process; the driver reads the games' states from the database file (read-only) to choose
 legal moves, outside the timed span. Prints figures; asserts nothing.
 
-Run: .venv/bin/python bench/organizedcrime_latency.py [--games 4,50] [--samples 200]
+Run: .venv/bin/python bench/organizedcrime_latency.py [--games 500] [--samples 400]
+(or bench/interaction_latency.py --game organizedcrime)
 """
 
 from __future__ import annotations
@@ -30,11 +32,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _harness import BotProcess, Probe, Spot, build_world, caller, machine, ms, pct, quiet_driver_gc, summary  # noqa: E402
+from _harness import BotProcess, Probe, Spot, build_world, caller, machine, ms, quiet_driver_gc, summary  # noqa: E402
+from _loads import Games, closed_loop, paced, report, sequential  # noqa: E402
 
 KIND = "organizedcrime"
 KINDS = ("ping", "move", "ac")
 PLAYERS = 4
+RATE = 300.0  # interactions/s, kinds mixed, as bench/interaction_latency.py
+CONCURRENCY = 16
 
 
 async def seed(db_path: Path, spots: list[Spot], rng: Random, ahead: int = 30) -> float:
@@ -85,14 +90,12 @@ async def seed(db_path: Path, spots: list[Spot], rng: Random, ahead: int = 30) -
 
 
 class Driver:
-    def __init__(self, probe: Probe, spots: list[Spot], db_path: Path, rng: Random) -> None:
+    def __init__(self, probe: Probe, db_path: Path) -> None:
         self.probe = probe
-        self.spots = list(spots)
-        self.rng = rng
         self.db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, check_same_thread=False)
         self.db.row_factory = sqlite3.Row
         self.refused: list[str] = []
-        self.over: set[int] = set()
+        self.games: Games | None = None
 
     def state(self, spot: Spot) -> tuple[Any, dict[str, str]]:
         from rules.organizedcrime.game import GAME
@@ -102,7 +105,8 @@ class Driver:
             "SELECT seat, display_name FROM seats WHERE game_id = ?", (spot.game_id,))}
         return GAME.decode_state(json.loads(row["state_json"])), names
 
-    async def one(self, kind: str, spot: Spot | None = None) -> float | None:
+    async def one(self, kind: str, spot: Spot) -> dict[str, float]:
+        """The awaited player's next move, sent as its command (chosen from the state on disk, untimed)."""
         from bot.games.organizedcrime.names import Names
         from rules.contract import NoChance
         from rules.organizedcrime.engine import Engine
@@ -110,80 +114,37 @@ class Driver:
         from rules.organizedcrime.policy import random_action
         from tests.support.ocdriver import command_for
 
-        live = [s for s in self.spots if s.game_id not in self.over]
-        spot = spot or self.rng.choice(live)
+        assert self.games is not None
+        rng = self.games.rng
         members = {spot.seats[m.id]: m for m in spot.players[:PLAYERS]}
         if kind == "ping":
-            dt, _ = await self.probe.slash(self.rng.choice(list(members.values())), spot.chan, "ping")
-            return dt
+            dt, _ = await self.probe.slash(rng.choice(list(members.values())), spot.chan, "ping")
+            return {"ping": dt}
         state, shown = self.state(spot)
         pending = GAME.pending(state)
         if pending is None:
-            self.over.add(spot.game_id)
-            return None
+            self.games.over.add(spot.game_id)
+            return {}
         seat = pending.awaited[0]
         names = Names(GAME.view(state, None), lambda s: shown.get(s, s))
         if kind == "ac":
             option = "item" if state["phase"] == "path" else "piece"
             command = "path" if option == "item" else "declare"
             dt, body = await self.probe.autocomplete(members[seat], spot.chan, f"{KIND} {command}", option)
-            return dt
-        action = random_action(Engine(GAME.content, state, NoChance()), seat, self.rng)
+            return {"ac": dt}
+        action = random_action(Engine(GAME.content, state, NoChance()), seat, rng)
         command, options = command_for(action, names, members)
         dt, body = await self.probe.slash(members[seat], spot.chan, f"{KIND} {command}", **options)
         text = (body.get("data") or {}).get("content") or ""
         if "Not allowed" in text or "Could not" in text or "Sorry" in text:
             self.refused.append(f"{action} -> {text[:120]!r}")
-        return dt
-
-    async def sequential(self, per_kind: int, bot: BotProcess) -> tuple[dict[str, list[float]], dict[str, float]]:
-        out: dict[str, list[float]] = {k: [] for k in KINDS}
-        cpu = dict.fromkeys(KINDS, 0.0)
-        self.commits: list[float] = []
-        for kind in KINDS:
-            before = (await bot.stats())["cpu"]
-            while len(out[kind]) < per_kind and len(self.over) < len(self.spots):
-                dt = await self.one(kind)
-                if dt is not None:
-                    out[kind].append(dt)
-            after = await bot.stats()
-            cpu[kind] = (after["cpu"] - before) / max(1, len(out[kind]))
-            if kind == "move":
-                self.commits = after["commit_times"]
-        return out, cpu
-
-    async def concurrent(self, per_kind: int) -> dict[str, list[float]]:
-        """One worker per game (a game's moves come one by one), kinds mixed."""
-        out: dict[str, list[float]] = {k: [] for k in KINDS}
-        plan = [k for k in KINDS for _ in range(per_kind)]
-        self.rng.shuffle(plan)
-
-        async def worker(spot: Spot) -> None:
-            while plan and spot.game_id not in self.over:
-                kind = plan.pop()
-                dt = await self.one(kind, spot)
-                if dt is not None:
-                    out[kind].append(dt)
-
-        await asyncio.gather(*(worker(s) for s in self.spots))
-        return out
+        return {"move": dt}
 
 
-def report(label: str, res: dict[str, list[float]]) -> None:
-    import statistics
-
-    floor, floor50 = pct(res["ping"], 0.99), statistics.median(res["ping"])
-    print(f"  {label}")
-    for kind, name in (("ping", "(a) /ping (floor)"), ("move", "(b) a move"), ("ac", "(c) autocomplete")):
-        xs = res[kind]
-        if not xs:
-            continue
-        ratio = "" if kind == "ping" else (
-            f"  ratio to floor: p50 x{statistics.median(xs) / floor50:.2f}, p99 x{pct(xs, 0.99) / floor:.2f}")
-        print(f"    {name:22s} {summary(xs)}{ratio}")
+NAMES = {"ping": "(a) /ping (floor)", "move": "(b) a move", "ac": "(c) autocomplete"}
 
 
-async def scenario(n_games: int, samples: int, rng_seed: int) -> None:
+async def scenario(n_games: int, samples: int, rng_seed: int, rate: float = RATE, workers: int = CONCURRENCY) -> None:
     from tests.fakediscord import FakeDiscord
 
     rng = Random(rng_seed)
@@ -196,22 +157,27 @@ async def scenario(n_games: int, samples: int, rng_seed: int) -> None:
             bot = BotProcess(fd, db_path)
             info = await bot.start()
             quiet_driver_gc()
-            print(f"\n== {n_games} game(s) of {PLAYERS} players; seeded in {seeded:.1f} s, bot ready in "
+            print(f"\n== {n_games} game(s) of {PLAYERS} players in turn play; seeded in {seeded:.1f} s, bot ready in "
                   f"{info['ready']:.2f} s ==")
             try:
-                drv = Driver(probe, spots, db_path, rng)
-                await drv.sequential(max(10, samples // 10), bot)  # warm-up
-                res, cpu = await drv.sequential(samples, bot)
-                report("one interaction in flight", res)
+                drv = Driver(probe, db_path)
+                games = drv.games = Games(spots, rng)
+                await sequential(drv.one, games, KINDS, max(10, samples // 10), bot)  # warm-up
+                drv.refused.clear()
+                res, cpu, commits = await sequential(drv.one, games, KINDS, samples, bot)
+                report("one interaction in flight", res, NAMES)
                 print("    bot CPU per interaction (user+sys, all threads, the outbox's posts and pictures "
                       "included): " + ", ".join(f"{k} {ms(cpu[k])}" for k in KINDS))
-                if drv.commits:
-                    print(f"    commits during the moves (fsync, the writer's thread; outbox marks included): "
-                          f"{summary(drv.commits)}")
+                if commits:
+                    print(f"    commits meanwhile (fsync, the writer's thread; outbox marks included): "
+                          f"{summary(commits)}")
                 if n_games > 1:
-                    report(f"{n_games} players in flight at once (one per game, closed loop, kinds mixed)",
-                           await drv.concurrent(samples))
-                print(f"  refused moves: {len(drv.refused)}; games over meanwhile: {len(drv.over)}")
+                    report(f"paced: {rate:.0f} interactions/s arriving at random (Poisson), kinds mixed",
+                           await paced(drv.one, games, KINDS, samples, rate), NAMES)
+                    report(f"{min(workers, n_games)} players in flight at once (different games, closed loop)",
+                           await closed_loop(drv.one, games, KINDS, samples, min(workers, n_games)), NAMES)
+                print(f"  deferred responses: {probe.deferred}; refused moves: {len(drv.refused)}; "
+                      f"games over meanwhile: {len(games.over)}")
                 for line in drv.refused[:5]:
                     print(f"    refused: {line}")
             finally:
@@ -220,14 +186,16 @@ async def scenario(n_games: int, samples: int, rng_seed: int) -> None:
 
 async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", default="4,50")
-    ap.add_argument("--samples", type=int, default=200, help="interactions of each kind per load")
+    ap.add_argument("--games", default="500")
+    ap.add_argument("--samples", type=int, default=400, help="interactions of each kind per load")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--rate", type=float, default=RATE, help="interactions/s of the paced load")
+    ap.add_argument("--workers", type=int, default=CONCURRENCY, help="interactions in flight in the closed loop")
     args = ap.parse_args()
     print(f"Organized Crime latency — {machine()}; bot in a child process, fake Discord + driver in this one")
     t = time.perf_counter()
     for n in (int(x) for x in args.games.split(",")):
-        await scenario(n, args.samples, args.seed)
+        await scenario(n, args.samples, args.seed, args.rate, args.workers)
     print(f"\n(total {time.perf_counter() - t:.0f} s)")
 
 

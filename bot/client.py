@@ -19,7 +19,7 @@ from .config import Settings
 from .games import presentations
 from .health import HealthServer, Readiness
 from .host import Host
-from .host.buttons import HostButton
+from .host.buttons import AnswerButton, HostButton
 from .host.delivery import Delivery
 from .host.scheduler import Scheduler
 from .shards import UNSHARDED, ShardPlan
@@ -104,7 +104,7 @@ class GameBot(commands.Bot):
             await self.add_cog(presentation.cog(self.host))
             # Components are dispatched by their custom id, so they keep working after a restart.
             self.add_dynamic_items(*presentation.dynamic_items())
-        self.add_dynamic_items(HostButton)
+        self.add_dynamic_items(HostButton, AnswerButton)
         self.command_paths = {c.qualified_name for c in self.tree.walk_commands()}
         await self.sync_commands()
         await self.delivery.start()

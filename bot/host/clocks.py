@@ -84,3 +84,18 @@ def reminder_at(now: float, deadline_at: float, hours: float) -> float | None:
         return None
     at = deadline_at - hours * 3600
     return at if at > now else None
+
+
+def reminder_by_share(now: float, deadline_at: float, length: float, share: float, shortest: float) -> float | None:
+    """When `share` of a clock of `length` seconds has run (its deadline less the rest of its length);
+    None for a clock shorter than `shortest`, or when that moment is past (a clock resumed after it).
+
+    >>> reminder_by_share(0, 600, 600, 0.5, 60), reminder_by_share(0, 30, 30, 0.5, 60)
+    (300.0, None)
+    >>> reminder_by_share(450, 700, 600, 0.5, 60), reminder_by_share(0, 120, 120, 0.0, 60)
+    (None, 0.0)
+    """
+    if length < shortest:
+        return None
+    at = deadline_at - (1.0 - share) * length
+    return at if at >= now else None

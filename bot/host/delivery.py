@@ -7,6 +7,8 @@ then marked delivered. A crash between sending and marking resends the row, and 
   rows after it (a "game over" never overtakes the final board).
 - A DM that cannot be delivered (DMs closed: 403 / 50007) goes to the player's inbox, and the channel
   gets a note without any secret; it never blocks anything else.
+- A keyed post (`Post.edit_key`) edits the message its key went out as (recorded in `posted` with the
+  row's delivery, in one transaction), or sends it the first time or when the edit is refused.
 - A post the channel refuses: without Attach Files the text goes without its picture; without Send
   Messages (or access) the post waits and is tried again now and then, and the game's host is told
   once by DM; in a deleted channel it is dropped and the host is told. What could not be posted stays
@@ -21,6 +23,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -44,10 +47,43 @@ MISSING_PERMISSIONS, MISSING_ACCESS, UNKNOWN_CHANNEL = 50013, 50001, 10003
 BLOCKED_RETRY = 600.0  # seconds between tries of a channel that refuses the bot
 Renderer = Callable[[str, dict[str, Any]], bytes | None]  # (game kind, public view) -> PNG
 Key = tuple[Any, ...]
+Keyed = tuple[str, int, str]  # a keyed post's key, its message, what it shows now
+MAX_CONTENT = 2000
 
 
 def no_pictures(kind: str, view: dict[str, Any]) -> bytes | None:
     return None
+
+
+MERGED_MAX = 1500  # characters of appends sent as one edit (the message's own text may make it 2,000)
+
+
+def _appends_to(row: OutboxRow, key: Any) -> bool:
+    return row.target == "channel" and bool(row.payload.get("append")) and row.payload.get("edit_key") == key
+
+
+def appended_run(rows: list[OutboxRow], i: int) -> list[OutboxRow]:
+    """The row at `i` and the appends to the same keyed post right behind it (a turn's quick steps queued
+    while the first was waiting: one edit for all of them), up to MERGED_MAX characters."""
+    first = rows[i]
+    key = first.payload.get("edit_key")
+    if key is None or not _appends_to(first, key):
+        return [first]
+    run, size = [first], len(first.payload.get("content") or "")
+    for row in rows[i + 1 :]:
+        size += len(row.payload.get("content") or "") + 1
+        if not _appends_to(row, key) or row.channel_id != first.channel_id or size > MERGED_MAX:
+            break
+        run.append(row)
+    return run
+
+
+def merged(run: list[OutboxRow]) -> OutboxRow:
+    """A run of appends as one row: the first's id (its nonce), every text, the last one's buttons."""
+    payload = {**run[-1].payload, "content": "\n".join(r.payload.get("content") or "" for r in run)}
+    if run[0].payload.get("heading"):
+        payload["heading"] = run[0].payload["heading"]
+    return replace(run[0], payload=payload)
 
 
 def target_of(row: OutboxRow) -> Key:
@@ -76,6 +112,9 @@ class Delivery:
         self._instance = ""
         self._dm_channels: dict[int, int] = {}
         self._workers: dict[Key, asyncio.Task[None]] = {}
+        # The last row each target's worker settled: a flush whose read began before that row was marked
+        # (its worker finished while the read was under way) must not send it again.
+        self._settled: dict[Key, int] = {}
         self._gate = asyncio.Semaphore(PARALLEL)
         # Whether this process may post to a guild's channels (bot/shards.py); None: to every guild.
         self.posts_to: Callable[[int], bool] | None = None
@@ -132,11 +171,14 @@ class Delivery:
         waiting: list[float] = []
         for row in rows:
             by_target.setdefault(target_of(row), []).append(row)
+        self._settled = {k: v for k, v in self._settled.items() if k in by_target}
         for key, queue in by_target.items():
             if key[0] == "channel" and not await self._reaches(queue[0]):
                 continue  # the process holding the guild's shard posts it
             due = []
             for row in queue:
+                if row.id <= self._settled.get(key, 0):
+                    continue  # settled meanwhile (a target's rows go in id order)
                 if row.next_try_at > now:
                     waiting.append(row.next_try_at)
                     break  # the rows after it keep their place behind it
@@ -163,9 +205,14 @@ class Delivery:
         try:
             async with self._gate:
                 holders = await self._holders(rows)
-                for row in rows:
-                    if not await self._deliver(row, holders):
+                i = 0
+                while i < len(rows):
+                    group = appended_run(rows, i)
+                    row = group[0] if len(group) == 1 else merged(group)
+                    if not await self._deliver(row, holders, group[1:]):
                         break  # it failed: what follows waits for it
+                    self._settled[key] = group[-1].id
+                    i += len(group)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -180,11 +227,15 @@ class Delivery:
         async with self.db.reader() as conn:
             return await games_repo.seat_holders(conn, games)
 
-    async def _deliver(self, row: OutboxRow, holders: dict[tuple[int, str], int | None]) -> bool:
-        """True when the row is done with (sent, or settled otherwise); False when it waits for a retry."""
+    async def _deliver(
+        self, row: OutboxRow, holders: dict[tuple[int, str], int | None], also: list[OutboxRow] | None = None
+    ) -> bool:
+        """True when the row is done with (sent, or settled otherwise); False when it waits for a retry.
+        `also`: the rows merged into it (a run of appends to one keyed post), settled with it."""
+        keyed: Keyed | None = None
         try:
             if row.target == "channel":
-                await self._send_channel(row)
+                keyed = await self._send_channel(row)
             elif row.target == "edit":
                 await self._edit(row)
             elif row.target == "user":
@@ -202,7 +253,7 @@ class Delivery:
             return False
         except discord.NotFound as exc:
             log.warning("outbox %s: target gone (%s); dropped", row.id, exc.code)
-            await self._done(row, f"not found ({exc.code})")
+            await self._done(row, f"not found ({exc.code})", also=also)
             if row.target in ("channel", "edit") and exc.code == UNKNOWN_CHANNEL:
                 await self._tell_host(row, "the channel was deleted")
             return True
@@ -211,14 +262,14 @@ class Delivery:
                 await self._to_inbox(row, holders, f"DM failed: {exc}")
                 return True
             return await self._failed(row, repr(exc))
-        await self._done(row, None)
+        await self._done(row, None, keyed, also)
         if row.target == "channel":
             await self._unblocked(row)
         return True
 
     # ---- sending ---------------------------------------------------------------------------------------
 
-    async def _send_channel(self, row: OutboxRow) -> None:
+    async def _send_channel(self, row: OutboxRow) -> Keyed | None:
         payload = row.payload
         channel = self.client.get_partial_messageable(row.channel_id or 0)
         users = [discord.Object(uid) for uid in payload.get("mention") or []]
@@ -233,6 +284,8 @@ class Delivery:
             )
         if payload.get("buttons"):
             kwargs["view"] = buttons.view(payload["buttons"], row.game_id)
+        if payload.get("edit_key") is not None:
+            return await self._send_keyed(row, channel, kwargs)
         picture = payload.get("picture")
         png = None
         if picture is not None:
@@ -242,7 +295,7 @@ class Delivery:
                 file = discord.File(io.BytesIO(png), filename="board.png", description=picture.get("alt") or None)
                 await channel.send(file=file, **kwargs)
                 log.info("outbox %s: posted to channel %s (game %s)", row.id, row.channel_id, row.game_id)
-                return
+                return None
             except discord.Forbidden as exc:
                 if exc.code != MISSING_PERMISSIONS:
                     raise
@@ -252,6 +305,42 @@ class Delivery:
                     kwargs["content"] = picture.get("alt") or "(board)"
         await channel.send(**kwargs)
         log.info("outbox %s: posted to channel %s (game %s)", row.id, row.channel_id, row.game_id)
+        return None
+
+    async def _send_keyed(self, row: OutboxRow, channel: Any, kwargs: dict[str, Any]) -> Keyed:
+        """A keyed post: edit the key's message, or send it (the first time, or when the edit is refused:
+        the message was deleted, or cannot be edited). Returns what to record with the row's delivery, in
+        the same transaction: sent twice after a crash, the nonce gives back the same message; edited twice,
+        it shows the same text."""
+        payload = row.payload
+        key, text = str(payload["edit_key"]), payload.get("content") or ""
+        async with self.db.reader() as conn:
+            found = await outbox_repo.posted(conn, row.game_id, row.channel_id or 0, key)
+        heading = payload.get("heading") or ""
+        content = f"{heading}\n{text}" if heading else text
+        if found is not None and payload.get("append") and found[1]:
+            joined = f"{found[1]}\n{text}"
+            if len(mentions(self.client, joined)) <= MAX_CONTENT:
+                content = joined
+            else:
+                found = None  # full: a new message goes on with the log
+        kwargs["content"] = mentions(self.client, content) or None
+        if found is not None:
+            message = channel.get_partial_message(found[0])
+            view = kwargs.get("view") or buttons.view([], row.game_id)
+            try:
+                await message.edit(content=kwargs["content"], view=view)
+                log.info("outbox %s: edited a keyed post in channel %s (game %s)", row.id, row.channel_id, row.game_id)
+                return key, found[0], content
+            except (discord.NotFound, discord.Forbidden) as exc:
+                log.warning("outbox %s: the keyed post cannot be edited (%s); posting it anew", row.id, exc.code)
+        sent = await channel.send(**kwargs)
+        if (sent.content or None) != kwargs["content"]:
+            # The nonce gave back the message an earlier try sent (before a crash), with fewer rows merged
+            # into it than now: bring it up to date.
+            await sent.edit(content=kwargs["content"], view=kwargs.get("view") or buttons.view([], row.game_id))
+        log.info("outbox %s: posted a keyed post to channel %s (game %s)", row.id, row.channel_id, row.game_id)
+        return key, sent.id, content
 
     async def _edit(self, row: OutboxRow) -> None:
         payload = row.payload
@@ -278,7 +367,11 @@ class Delivery:
         channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         content = mentions(self.client, row.payload.get("content") or "") or None
         kwargs: dict[str, Any] = {"content": content, "nonce": self.nonce(row.id)}
-        if row.payload.get("buttons"):
+        if row.payload.get("answers"):
+            kwargs["view"] = buttons.answers_view(
+                row.payload["answers"], int(row.payload.get("step") or 0), row.payload.get("buttons") or [], row.game_id
+            )
+        elif row.payload.get("buttons"):
             kwargs["view"] = buttons.view(row.payload["buttons"], row.game_id)
         await channel.send(**kwargs)
 
@@ -326,9 +419,18 @@ class Delivery:
         log.info("outbox %s: DM undeliverable, kept in the inbox (game %s)", row.id, row.game_id)
         self.kick()
 
-    async def _done(self, row: OutboxRow, note: str | None) -> None:
+    async def _done(
+        self, row: OutboxRow, note: str | None, keyed: Keyed | None = None, also: list[OutboxRow] | None = None
+    ) -> None:
+        if keyed is None and not also:  # one statement: no transaction's three round trips on the writer
+            await outbox_repo.mark_delivered_alone(self.db, row.id, self.clock(), note)
+            return
         async with self.db.transaction() as conn:
-            await outbox_repo.mark_delivered(conn, row.id, self.clock(), note)
+            if keyed is not None:
+                key, message_id, content = keyed
+                await outbox_repo.record_posted(conn, row.game_id, row.channel_id or 0, key, message_id, content)
+            for settled in (row, *(also or ())):
+                await outbox_repo.mark_delivered(conn, settled.id, self.clock(), note)
 
     async def _failed(self, row: OutboxRow, error: str) -> bool:
         if row.attempts + 1 >= MAX_ATTEMPTS * 4:

@@ -128,7 +128,9 @@ class Hosting:
                 game = await reload(conn, game.id)
                 if game.status == ENDED:
                     raise UserError("This game is over; there is no deadline left to remind anyone of.")
-                options = game.options.__class__(**{**game.options.to_json(), "reminder_hours": hours})
+                # The host's lead replaces a game's share of each clock (commands.md's reminder_percent).
+                options = game.options.__class__(**{**game.options.to_json(), "reminder_hours": hours,
+                                                    "reminder_share": None})
                 await games_repo.update_game(conn, game.id, options_json=dumps(options.to_json()))
                 game = await reload(conn, game.id)
                 rows = await clocks_repo.clocks(conn, game.id)

@@ -33,7 +33,7 @@ from .finder import Finder
 from .locks import Locks
 from .presenting import Presentation, capital, title_of
 from .roster import Roster
-from .stepper import RESOLVE, Advance, Stepper, counted
+from .stepper import RESOLVE, Advance, Conflict, Stepper, counted
 
 log = logging.getLogger(__name__)
 
@@ -163,14 +163,22 @@ class Play:
         if pending.together:
             all_in = await self._collect(ctx, turn, move, user_id)
             return Played(turn, move, all_in=all_in)
-        async with self.db.transaction() as conn:
-            game = await games_repo.get_game(conn, ctx.game.id)
-            if game is None or game.version != ctx.game.version:
-                raise Stale("The game moved on just before your move arrived; look at it again and retry.")
-            advance = await self.stepper.advance(
-                conn, game, Roster(ctx.seats), [Action(turn.seat, move)], user_id=user_id, state=turn.state
-            )
-        self._contexts.pop(ctx.game.id, None)
+        # Holding the lock, the context is the game as committed (the module's rule); the step's own
+        # compare-and-set on the version is the second line.
+        self._contexts.pop(ctx.game.id, None)  # back only once the step is known to be committed
+        try:
+            async with self.db.transaction() as conn:
+                advance = await self.stepper.advance(
+                    conn, ctx.game, Roster(ctx.seats), [Action(turn.seat, move)], user_id=user_id,
+                    state=turn.state, known_clocks=ctx.clocks,
+                )
+        except Conflict:
+            raise Stale("The game moved on just before your move arrived; look at it again and retry.") from None
+        if advance.game.status == RUNNING:
+            # The next move of the game (often the same player's, within a turn) needs no read: a step
+            # changes no seat, and the decision it leaves open has nothing collected yet (a new step),
+            # or is the one just played in, which collects nothing (applied at once).
+            self._remember(Context(advance.game, ctx.seats, {}, advance.clocks))
         self.committed()
         return Played(turn, move, advance)
 

@@ -28,22 +28,41 @@ STATUS, SUBMIT, HISTORY = "status", "submit", "history"
 
 @dataclass(frozen=True, slots=True)
 class Post:
-    """A message to the game's channel. `picture`: a public view to draw the board from."""
+    """A message to the game's channel. `picture`: a public view to draw the board from.
+
+    `edit_key` (e.g. "turn:3"): the first post with a key in a game's channel sends a message; each later
+    one edits that message instead (a new message if it was deleted or cannot be edited). With `append`,
+    its text is added under what the message shows (a running log of the turn); a text that no longer
+    fits in one message starts a new one, which later posts with the key edit; `heading` opens each message
+    the key starts (not repeated in what is appended). An edit notifies nobody,
+    so a post that must ping someone has no key; a keyed post carries no picture."""
 
     text: str
     picture: dict[str, Any] | None = None
     mention: tuple[int, ...] = ()
     buttons: tuple[str, ...] = ()
     alt: str = ""  # what the picture shows, in words (its attachment description)
+    edit_key: str | None = None
+    append: bool = False
+    heading: str = ""
+
+    def __post_init__(self) -> None:
+        if self.edit_key is not None and self.picture is not None:
+            raise ValueError("a keyed post (edited in place) carries no picture")
 
 
 @dataclass(frozen=True, slots=True)
 class DM:
-    """A message to whoever holds `seat` when it is sent (it follows a replaced seat)."""
+    """A message to whoever holds `seat` when it is sent (it follows a replaced seat).
+
+    `answers`: labels of buttons for the decision open after the step (at most 20, above the host's
+    `buttons`). A click calls the presentation's `answer_reply(host, caller, game_id, step, index)` with
+    the decision's step and the button's index: the custom id holds those numbers, no label."""
 
     seat: str
     text: str
     buttons: tuple[str, ...] = ()
+    answers: tuple[str, ...] = ()
 
 
 Message = Post | DM
@@ -92,7 +111,8 @@ class Presentation(Protocol):
     `seat_replaced(game, old, new)`, `brief(game, roster, seat, state, learned)` (what a new holder of a
     seat is told), `adopt_legacy(conn)`, and for the buttons the host puts on posts and DMs:
     `status_reply(host, caller, game_id)`, `submit_reply(host, caller, game_id)`,
-    `history_reply(host, caller)` (each an awaitable `Reply`), and `lobby_text(game, roster)`."""
+    `history_reply(host, caller)`, `answer_reply(host, caller, game_id, step, index)` (each an awaitable
+    `Reply`), and `lobby_text(game, roster)`."""
 
     game: Game
 

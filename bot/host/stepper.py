@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.contract import Action, Event, Game, LogEntry, Outcome, Pending, SeededChance
@@ -24,7 +24,7 @@ from ..storage import panels as panels_repo
 from ..storage import submissions as subs_repo
 from ..storage import timers as timers_repo
 from ..storage.models import ENDED, RUNNING, ClockRow, GameRow
-from ..storage.sql import dumps
+from ..storage.sql import dumps, loads
 from . import clocks
 from .presenting import DM, Message, Post, Presentation, Reminder, StepView
 from .roster import Roster
@@ -70,6 +70,7 @@ class Advance:
     state: Any
     events: tuple[Event, ...]
     opened: bool
+    clocks: tuple[ClockRow, ...] = ()  # the game's clock rows after the step
 
 
 class States:
@@ -150,8 +151,10 @@ class Stepper:
         *,
         user_id: int | None,
         state: Any | None = None,
+        known_clocks: Sequence[ClockRow] | None = None,
     ) -> Advance:
-        """Apply `actions` (already checked) to the game as it is now."""
+        """Apply `actions` (already checked) to the game as it is now (`known_clocks`: its clock rows, when the
+        caller knows them as committed: read otherwise)."""
         rules = self.rules_of(game)
         if state is None:
             state = self.states.get(rules, game)
@@ -163,7 +166,8 @@ class Stepper:
         entry = LogEntry(tuple(actions), tuple(chance.drawn))
         await log_repo.add_move(conn, game.id, seq, game.step, entry, user_id, now)
         return await self._commit(
-            conn, game, roster, out, tuple(actions), seq=seq, draws=chance.draws, now=now, user_id=user_id
+            conn, game, roster, out, tuple(actions), seq=seq, draws=chance.draws, now=now, user_id=user_id,
+            known_clocks=known_clocks,
         )
 
     async def resolve_collected(self, conn: Any, game: GameRow, roster: Roster, *, user_id: int | None) -> Advance:
@@ -191,6 +195,7 @@ class Stepper:
         draws: int,
         now: float,
         user_id: int | None,
+        known_clocks: Sequence[ClockRow] | None = None,
     ) -> Advance:
         rules = self.rules_of(game)
         pending = rules.pending(out.state)
@@ -217,10 +222,22 @@ class Stepper:
             assert pending is not None
             await log_repo.open_step(conn, game.id, step, pending, now)
         await log_repo.add_events(conn, game.id, seq, game.step, out.events, now)
-        after = await games_repo.get_game(conn, game.id)
-        assert after is not None
+        # The row as written, without reading it back: the caller's row is the game as committed (read in
+        # this transaction, or the context kept under the game's lock), and only these columns changed.
+        after = replace(
+            game,
+            state=loads(fields["state_json"]),
+            version=fields["version"],
+            draws=draws,
+            step=step,
+            pending=None if pending is None else Pending.from_json(loads(fields["pending_json"])),
+            step_opened_at=now if opened else game.step_opened_at,
+            status=fields.get("status", game.status),
+            ended_at=fields.get("ended_at", game.ended_at),
+            results=loads(fields["results_json"]) if "results_json" in fields else game.results,
+        )
         self.states.put(game.id, after.version, out.state)
-        rows = await self._reconcile_clocks(conn, after, pending, now)
+        rows, moved = await self._reconcile_clocks(conn, after, pending, now, known_clocks)
         deadline = clocks.running(rows)
         view = StepView(
             game=after,
@@ -247,11 +264,14 @@ class Stepper:
             await subs_repo.forget(conn, game.id)
             log.info("game %s: over", game.id)
         else:
-            await self._schedule(conn, after, roster, rows, opened, now)
-        return Advance(after, out.state, out.events, opened)
+            await self._schedule(conn, after, roster, rows, opened or moved, now, opened)
+        return Advance(after, out.state, out.events, opened, tuple(rows))
 
-    async def _reconcile_clocks(self, conn: Any, game: GameRow, pending: Pending | None, now: float) -> list[ClockRow]:
-        old = await clocks_repo.clocks(conn, game.id)
+    async def _reconcile_clocks(
+        self, conn: Any, game: GameRow, pending: Pending | None, now: float, known: Sequence[ClockRow] | None
+    ) -> tuple[list[ClockRow], bool]:
+        """The clock rows after the step, and whether they changed."""
+        old = list(known) if known is not None else await clocks_repo.clocks(conn, game.id)
         wanted = () if pending is None else pending.clocks
         rows = clocks.reconcile(
             old, wanted, now=now, paused=game.paused, default_seconds=game.options.deadline_hours * 3600
@@ -260,13 +280,16 @@ class Stepper:
             (r.clock, r.deadline_at, r.remaining) for r in old
         ]:
             await clocks_repo.replace_clocks(conn, game.id, rows)
-        return rows
+            return rows, True
+        return rows, False
 
     async def _schedule(
-        self, conn: Any, game: GameRow, roster: Roster, rows: list[ClockRow], opened: bool, now: float
+        self, conn: Any, game: GameRow, roster: Roster, rows: list[ClockRow], clocked: bool, now: float, opened: bool
     ) -> None:
-        """The open decision's timers: its running clock's deadline and reminder, a computer's move."""
-        await self.schedule_clock(conn, game, rows, now)
+        """The open decision's timers: its running clock's deadline and reminder (placed again only when
+        the decision or its clocks changed: a step within a turn leaves them as they are), a computer's move."""
+        if clocked:
+            await self.schedule_clock(conn, game, rows, now)
         if opened:  # what was due for the decision that is over ("everyone is in", a computer's move)
             await timers_repo.clear_timers(conn, game.id, (RESOLVE, COMPUTER))
             await self.arm_computers(conn, game, roster, set(), now, rows=rows)
@@ -316,7 +339,17 @@ class Stepper:
         if run is None or run.deadline_at is None or game.paused:
             return
         await timers_repo.add_timer(conn, game.id, DEADLINE, game.step, run.deadline_at, clock=run.clock)
-        remind = clocks.reminder_at(now, run.deadline_at, game.options.reminder_hours)
+        options = game.options
+        wanted = {c.id: c.seconds for c in (game.pending.clocks if game.pending is not None else ())}
+        length = wanted.get(run.clock)
+        length = options.deadline_hours * 3600 if length is None else length
+        share = options.reminder_share
+        if share is None and 0 < length <= options.reminder_hours * 3600:
+            share = options.reminder_short_share  # the lead would be past as the clock starts
+        if share is None:
+            remind = clocks.reminder_at(now, run.deadline_at, options.reminder_hours)
+        else:
+            remind = clocks.reminder_by_share(now, run.deadline_at, length, share, options.reminder_shortest)
         if remind is not None:
             await timers_repo.add_timer(conn, game.id, REMINDER, game.step, remind, clock=run.clock)
 
@@ -335,9 +368,17 @@ class Stepper:
                     payload["picture"] = {"kind": game.kind, "view": message.picture, "alt": message.alt}
                 if message.buttons:
                     payload["buttons"] = list(message.buttons)
+                if message.edit_key is not None:
+                    payload["edit_key"] = message.edit_key
+                    payload["append"] = message.append
+                    if message.heading:
+                        payload["heading"] = message.heading
                 await outbox_repo.queue_channel(conn, game.id, game.channel_id, payload, now)
             elif isinstance(message, DM):
                 payload = {"content": message.text}
                 if message.buttons:
                     payload["buttons"] = list(message.buttons)
+                if message.answers:
+                    payload["answers"] = list(message.answers)
+                    payload["step"] = game.step
                 await outbox_repo.queue_dm(conn, game.id, message.seat, payload, now)

@@ -15,6 +15,10 @@ ENDED = "ended"
 ACTIVE_STATUSES = (LOBBY, RUNNING)
 
 
+def _share(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
 @dataclass(frozen=True, slots=True)
 class HostOptions:
     """How the host runs a game, whatever the game: clocks, reminders, the reveal."""
@@ -24,6 +28,13 @@ class HostOptions:
     wait_for_deadline: bool = False  # collected decisions wait for the deadline even when all are in
     reveal: bool = True  # the presentation may show every seat once the game ends
     season_start: bool = True  # in a season: each seat starts from its season values (unless set for the game)
+    # In place of reminder_hours: DM who owes a decision once this share of its clock's length has run
+    # (clocks shorter than reminder_shortest seconds get none). None: the fixed lead above.
+    reminder_share: float | None = None
+    reminder_shortest: float = 60.0
+    # With reminder_hours: a clock not longer than that lead (it would be past when the clock starts) is
+    # reminded once this share of it has run instead (None: not at all).
+    reminder_short_share: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -32,7 +43,10 @@ class HostOptions:
             "wait_for_deadline": self.wait_for_deadline,
             "reveal": self.reveal,
             "season_start": self.season_start,
-        }
+        } | ({} if self.reminder_share is None and self.reminder_short_share is None else {
+            "reminder_share": self.reminder_share, "reminder_shortest": self.reminder_shortest,
+            "reminder_short_share": self.reminder_short_share,
+        })
 
     @staticmethod
     def from_json(doc: dict[str, Any] | None) -> HostOptions:
@@ -43,6 +57,9 @@ class HostOptions:
             wait_for_deadline=bool(doc.get("wait_for_deadline", False)),
             reveal=bool(doc.get("reveal", True)),
             season_start=bool(doc.get("season_start", True)),
+            reminder_share=_share(doc.get("reminder_share")),
+            reminder_shortest=float(doc.get("reminder_shortest", 60.0)),
+            reminder_short_share=_share(doc.get("reminder_short_share")),
         )
 
 

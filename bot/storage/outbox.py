@@ -65,8 +65,16 @@ async def count_pending(conn: Any) -> int:
     return int(found["n"]) if found else 0
 
 
+MARK_DELIVERED = "UPDATE outbox SET delivered_at = ?, last_error = ? WHERE id = ?"
+
+
 async def mark_delivered(conn: Any, outbox_id: int, now: float, note: str | None = None) -> None:
-    await run(conn, "UPDATE outbox SET delivered_at = ?, last_error = ? WHERE id = ?", (now, note, outbox_id))
+    await run(conn, MARK_DELIVERED, (now, note, outbox_id))
+
+
+async def mark_delivered_alone(db: Any, outbox_id: int, now: float, note: str | None = None) -> None:
+    """The same, as a statement of its own (`Database.write_alone`: one round trip, on disk when it returns)."""
+    await db.write_alone(MARK_DELIVERED, (now, note, outbox_id))
 
 
 async def mark_failed(conn: Any, outbox_id: int, error: str, retry_at: float) -> None:
@@ -99,3 +107,26 @@ async def mark_inbox_read(conn: Any, game_id: int, seat: str, now: float, ids: l
         sql += f" AND id IN ({marks(len(ids))})"
         args += ids
     await run(conn, sql, args)
+
+
+# ---- keyed posts (edited in place) ------------------------------------------------------------------
+
+
+async def posted(conn: Any, game_id: int, channel_id: int, key: str) -> tuple[int, str] | None:
+    """The message a keyed post went out as, and what it shows now; None before the first one."""
+    found = await row(
+        conn,
+        "SELECT message_id, content FROM posted WHERE game_id = ? AND channel_id = ? AND key = ?",
+        (game_id, channel_id, key),
+    )
+    return None if found is None else (int(found["message_id"]), str(found["content"]))
+
+
+async def record_posted(conn: Any, game_id: int, channel_id: int, key: str, message_id: int, content: str) -> None:
+    await run(
+        conn,
+        "INSERT INTO posted(game_id, channel_id, key, message_id, content) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (game_id, channel_id, key) DO UPDATE SET message_id = excluded.message_id, "
+        "content = excluded.content",
+        (game_id, channel_id, key, message_id, content),
+    )

@@ -245,7 +245,9 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
             "gangsters": gangsters,
             "clock_tiles_first": clock_tiles_first,
         }
-        options = HostOptions(deadline_hours=turn_hours, reminder_hours=reminder_hours)
+        # commands.md: reminder_hours before a turn or setup deadline, and halfway through a reaction window.
+        options = HostOptions(deadline_hours=turn_hours, reminder_hours=reminder_hours, reminder_short_share=0.5,
+                              reminder_shortest=0.0)
         game = await self.host.lobby.open(caller_of(interaction), KIND, settings, options)
         roster = await self.host.finder.roster(game.id)
         await answer(interaction, lobby_text(game, roster), ephemeral=False)

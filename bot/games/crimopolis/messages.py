@@ -1,8 +1,8 @@
 """What one step becomes: the turn log's post, the board at a turn's end, the results, and the DMs (cards
 drawn, "your turn", reaction and setup prompts). Pure: a `StepView` in, host `Message`s out.
 
-The host's outbox can edit only the lobby message, so the turn's log is one post per step (each step's
-lines together) rather than one message edited in place.
+The turn's log is one message, edited at each step (the host's keyed posts, `Post.edit_key`); the board
+after a turn, the results and the setup are new messages.
 """
 
 from __future__ import annotations
@@ -47,7 +47,13 @@ def step_messages(view: StepView, public: Mapping[str, Any], prefs: Mapping[str,
     after = [] if first_turn is None else events[first_turn:]
     heading = log_heading(view, public, before)
     lines = [line for e in before if e.is_public and (line := texts.event_line(e, n))]
-    out += [Post(text) for text in texts.chunks(lines, heading)]
+    key = turn_number(view.before)
+    if key is None:
+        out += [Post(text) for text in texts.chunks(lines, heading)]
+    else:  # the turn's log: one message, edited at each step (a new one only when it is full)
+        limit = texts.LIMIT - len(heading) - 1
+        out += [Post(text, edit_key=f"turn:{key}", append=True, heading=heading)
+                for text in texts.chunks(lines, limit=limit)]
     if first_turn is not None or view.pending is None:
         out += board_posts(view, public, n, after)
     if view.results is not None:
@@ -124,6 +130,7 @@ def private_dms(view: StepView, public: Mapping[str, Any], n: Names, prefs: Mapp
     """One DM per seat that has something to read: its cards, its turn, a prompt."""
     said: dict[str, list[str]] = {}
     buttons: dict[str, tuple[str, ...]] = {}
+    answers: dict[str, tuple[str, ...]] = {}
     for e in view.events:
         if e.is_public or e.kind not in PRIVATE:
             continue
@@ -143,6 +150,7 @@ def private_dms(view: StepView, public: Mapping[str, Any], n: Names, prefs: Mapp
         if pending.decision == "react":
             if prefs.get(seat, "ask") == "ask":
                 prompt = react_prompt(view, public, n, seat)
+                answers[seat] = tuple(react_label(a) for a in react_answers(view.state, seat))
         elif pending.decision in ("setup_hq", "setup_tile"):
             prompt = setup_prompt(view, public, pending.decision, seat)
         if prompt is not None:
@@ -153,7 +161,8 @@ def private_dms(view: StepView, public: Mapping[str, Any], n: Names, prefs: Mapp
         if seat in said:
             parts = texts.chunks(said[seat], where(view))
             out += [DM(seat, text) for text in parts[:-1]]
-            out.append(DM(seat, parts[-1], buttons=buttons.get(seat, ())))  # the buttons under the last part
+            # the buttons under the last part
+            out.append(DM(seat, parts[-1], buttons=buttons.get(seat, ()), answers=answers.get(seat, ())))
     return out
 
 
@@ -184,6 +193,17 @@ def seat_order(public: Mapping[str, Any]) -> list[str]:
     return [s for s, _ in sorted(public["players"].items(), key=lambda x: x[1]["seat"])]
 
 
+def react_answers(state: Any, seat: str) -> list[dict[str, Any]]:
+    """The seat's answers to its reaction window, in the rules' order (No reaction first): what the DM's
+    answer buttons stand for, by index."""
+    return [a for a in legal_actions(GAME.content, state, seat) if a.get("kind") == "react"]
+
+
+def react_label(action: Mapping[str, Any]) -> str:
+    card = action.get("card")
+    return "No reaction" if card is None else f"React: {nm.card(card)}"
+
+
 def react_prompt(view: StepView, public: Mapping[str, Any], n: Names, seat: str) -> str:
     """ "ann played F41 Sabotage (...) against you. React?" with the deadline and how to answer."""
     card = (public.get("pending") or {}).get("card") or "?"
@@ -197,7 +217,7 @@ def react_prompt(view: StepView, public: Mapping[str, Any], n: Names, seat: str)
     else:
         said = f"{n.name(who)}'s job drew the newsflash {what}, aimed at you."
     return (
-        f"{said} React? Press **Submit** below to answer (or /crimopolis decide choice:react none); "
+        f"{said} React? Press an answer below (or /crimopolis decide choice:react none); "
         f"{deadline_words(view)}. Without an answer: no reaction."
     )
 

@@ -103,11 +103,10 @@ class CrimopolisPresentation:
             move = auto_answer(view.state, seat, prefs.get(seat, ASK))
             if move is not None:
                 self._answer_later(view, seat, move)
-        if self.host is not None:
-            if pending is None:
-                self._spawn(view.game.id, self._forget(self.host, view.game.id))
-            else:
-                self._spawn(view.game.id, self._warm(self.host, view.game.id))
+        if self.host is not None and pending is None:
+            self._spawn(view.game.id, self._forget(self.host, view.game.id))
+        # No read-ahead of the next decision's context here: the host keeps it after a player's step, and
+        # reads it ahead after a deadline's (a task here made every answer wait for a lock and a read).
         return out
 
     async def _forget(self, host: Host, game_id: int) -> None:
@@ -115,15 +114,6 @@ class CrimopolisPresentation:
             await self.prefs.forget(host.db, game_id)
         except Exception:  # kept a little longer: nothing reads an ended game's preferences
             log.debug("game %s: preferences not dropped", game_id, exc_info=True)
-
-    async def _warm(self, host: Host, game_id: int) -> None:
-        """Once the step has committed, read the next decision's context: autocomplete (every keystroke of the
-        decider) then answers from memory, without waiting on the database (commands.md)."""
-        try:
-            async with host.locks(game_id):
-                await host.play.prefetch(game_id)
-        except Exception:  # only an optimisation (the bot may be closing)
-            log.debug("game %s: context not read ahead", game_id, exc_info=True)
 
     def _answer_later(self, view: StepView, seat: str, move: dict[str, Any]) -> None:
         """After the step commits (the game's lock is held until then), answer the window for the seat."""
@@ -217,6 +207,22 @@ class CrimopolisPresentation:
 
         screen = await open_screen(host, _by_id(caller), str(game_id))
         return Reply(screen.text[:2000], view=view_of(screen))
+
+    async def answer_reply(self, host: Host, caller: Caller, game_id: int, step: int, index: int) -> Reply:
+        """A reaction window's answer button on the "React?" DM (commands.md: one button per reaction fortune
+        held, and No reaction): the index-th answer of the window still open, else nothing is sent."""
+        from ...host import Stale
+        from .moves import done_text, play_now
+
+        def build(turn: Any) -> dict[str, Any]:
+            pending = turn.game.pending
+            answers = messages.react_answers(turn.state, turn.seat)
+            if turn.game.step != step or pending is None or pending.decision != "react" or index >= len(answers):
+                raise Stale("That reaction window is closed: nothing was sent.")
+            return dict(answers[index])
+
+        played, _ = await play_now(host, _by_id(caller), build, str(game_id))
+        return Reply(done_text(played))
 
     async def history_reply(self, host: Host, caller: Caller) -> Reply:
         from .reports import history_embed

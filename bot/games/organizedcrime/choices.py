@@ -19,6 +19,7 @@ from ...host import MAX_CHOICES, matches
 from . import names as n
 from .moves import Context
 from .notation import describe, write
+from .public import public_view
 
 Choice = tuple[str, str]
 MAX_TEXT = 100  # Discord's limit for a choice's name and value
@@ -47,7 +48,7 @@ def pick(found: Iterable[Choice], current: str) -> list[Choice]:
 
 
 def where_is(ctx: Context, piece: str) -> str:
-    pl = GAME.view(ctx.state, None)["players"].get(n.owner(piece)) or {}
+    pl = public_view(ctx.state)["players"].get(n.owner(piece)) or {}
     return n.space(pl.get("pieces", {}).get(piece))
 
 
@@ -106,7 +107,7 @@ def destinations(ctx: Context, piece_text: str | None, share: Any, current: str)
 
 
 def path_items(ctx: Context, current: str) -> list[Choice]:
-    public = GAME.view(ctx.state, None)
+    public = public_view(ctx.state)
     acts = [a for a in legal(ctx) if a["act"] in ("step", "rub", "hit", "stop")]
     return pick(((describe(a, ctx.names, public), write(a, ctx.names)) for a in acts), current)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 from typing import TYPE_CHECKING, Any, cast
 
-from rules.organizedcrime.game import INFO, deadlines
+from rules.organizedcrime.game import INFO
 
 from ...host import Caller, HostOptions, UserError
 from .prompts import settings_lines
@@ -20,15 +20,13 @@ if TYPE_CHECKING:
     from ...host import GameRow, Host, Roster
 
 KIND = "organizedcrime"
-REMINDED = ("base", "turn", "bargain", "vote", "vote_sealed", "session", "window", "choice")
 
 
 def host_options(settings: dict[str, Any]) -> HostOptions:
+    """commands.md: an awaited player is reminded once `reminder_percent` of the decision's time has passed,
+    each decision by its own clock; none for windows shorter than one minute."""
     pct = float(settings.get("reminder_percent", 50))
-    d = deadlines(settings)
-    long_enough = [d[k] for k in REMINDED if d[k] >= 60]
-    lead = (1 - pct / 100) * min(long_enough) if long_enough and pct < 100 else 0.0
-    return HostOptions(reminder_hours=lead / 3600)  # every clock has its own length: no default needed
+    return HostOptions(reminder_hours=0.0, reminder_share=pct / 100, reminder_shortest=60.0)
 
 
 def settings_of(given: dict[str, Any]) -> dict[str, Any]:

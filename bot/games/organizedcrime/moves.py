@@ -20,6 +20,7 @@ from rules.organizedcrime.game import GAME, deadlines
 from ...host import Caller, NoGame, Played, Refused, Stale, Turn, UserError
 from .names import Names
 from .notation import write
+from .public import public_view
 
 if TYPE_CHECKING:
     from ...host import Host
@@ -58,7 +59,7 @@ class Context:
 
 
 def context_of(turn: Turn) -> Context:
-    public = GAME.view(turn.state, None)
+    public = public_view(turn.state)
     return Context(turn, Names(public, turn.roster.name_of))
 
 

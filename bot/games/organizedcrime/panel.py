@@ -19,8 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from rules.organizedcrime.game import GAME
-
 from ...host import APOLOGY, Caller, NotAllowed, Stale, UserError, clip, send_ephemeral, user_message
 from . import choices
 from . import names as n
@@ -28,6 +26,7 @@ from .events import DECISIONS, turn_heading
 from .moves import Context, context, play
 from .notation import describe
 from .prompts import deadline_words, what_to_do
+from .public import public_view
 from .replies import receipt
 
 if TYPE_CHECKING:
@@ -109,7 +108,7 @@ def offers(ctx: Context) -> tuple[list[dict[str, Any]], list[str]]:
 
 
 def own_money(ctx: Context) -> int:
-    return int(GAME.view(ctx.state, None)["players"][ctx.seat]["money"])
+    return int(public_view(ctx.state)["players"][ctx.seat]["money"])
 
 
 def label(a: dict[str, Any], ctx: Context, public: dict[str, Any]) -> str:
@@ -126,7 +125,7 @@ def screen(ctx: Context, nonce: str, data: dict[str, Any], deadline_at: float | 
         Screen, dict[str, Any]]:
     """The panel as shown, and the row data to keep (the actions behind its entries)."""
     game = ctx.turn.game
-    public = GAME.view(ctx.state, None)
+    public = public_view(ctx.state)
     main, buttons = offers(ctx)
     pages = max(1, -(-len(main) // PAGE))
     page = min(max(int(data.get("page", 0)), 0), pages - 1)

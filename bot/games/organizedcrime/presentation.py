@@ -20,6 +20,7 @@ from .board import alt_text, board_text
 from .events import private_line, public_line, results_text, shuffles_line, turn_heading
 from .names import Names
 from .prompts import deadline_words, title, what_to_do
+from .public import public_view
 
 if TYPE_CHECKING:
     import discord
@@ -51,7 +52,7 @@ def chunks(lines: Sequence[str], limit: int = LIMIT) -> list[str]:
 
 
 def names_for(state: Any, roster: Roster) -> tuple[dict[str, Any], Names]:
-    public = GAME.view(state, None)
+    public = public_view(state)
     return public, Names(public, roster.name_of)
 
 
@@ -83,31 +84,43 @@ class OrganizedCrimePresentation:
     # ---- steps -------------------------------------------------------------------------------------------
 
     def step_messages(self, view: StepView) -> list[Message]:
+        """A step within a turn that asks nothing of anyone new goes into the turn's running message (one per
+        turn, edited at each such step: the host's keyed posts); a step with the board and its picture, a
+        prompt that must ping someone, or the results is a new message, as each step was before."""
         game, roster = view.game, view.roster
         public, names = names_for(view.state, roster)
         kinds = {e.kind for e in view.events}
-        lines: list[str] = []
+        turn = int(public.get("turn") or 0) - sum(e.kind == "turn_began" for e in view.events)
+        logs: list[tuple[int, list[str]]] = [(turn, [])]
         if view.host_action:
-            lines.append("*(the host applied this)*")
+            logs[-1][1].append("*(the host applied this)*")
         opening = shuffles_line(list(view.events)) if view.before is None else None
         if opening:
-            lines.append(opening)
+            logs[-1][1].append(opening)
         for e in view.events:
             if not e.is_public or (opening and e.kind == "shuffled"):
                 continue
             if e.kind == "turn_began":
                 d = e.data
                 income = f" — income value {n.money(d['income'])}" if d["income"] else ""
-                lines.append(f"**{turn_heading(d['turn'], d['round'], d['player'], names)}**{income}")
+                heading = f"**{turn_heading(d['turn'], d['round'], d['player'], names)}**{income}"
+                logs.append((int(d["turn"]), [heading]))
                 continue
             line = public_line(e, names)
             if line:
-                lines.append(line)
+                logs[-1][1].append(line)
             if e.kind == "meeting_called":
                 votes = ", ".join(f"{names.player(seat)} {pl['votes']}" for seat, pl in public["players"].items()
                                   if pl["alive"])
-                lines.append(f"Votes now (fixed when the vote is called): {votes}.")
+                logs[-1][1].append(f"Votes now (fixed when the vote is called): {votes}.")
         prompted = self.prompted(view)
+        pictured = view.before is None or bool(kinds & PICTURED)
+        if not pictured and view.results is None and not (prompted and view.pending is not None):
+            # A step within the turn that asks nothing of anyone new: into the turn's running message.
+            return [Post(text, edit_key=f"turn:{number}", append=True) for number, lines in logs
+                    for text in chunks(lines)] + self._dms(view, public, names, prompted)
+        lines = [line for _, said in logs for line in said]
+        posts: list[Message] = []
         mentions: list[int] = []
         if view.pending is not None:
             for seat in prompted:
@@ -122,22 +135,23 @@ class OrganizedCrimePresentation:
             lines.append("")
             lines.append(results_text(view.results, names))
             lines.extend(hands_lines(view.state, names))
-        pictured = view.before is None or bool(kinds & PICTURED)
-        texts = chunks(lines) or [f"**{TITLE}**"]
-        posts: list[Message] = [Post(text) for text in texts[:-1]]
         buttons = () if view.results is not None else (STATUS, SUBMIT)
-        last = texts[-1]
+        texts = chunks(lines) or ([] if pictured else [f"**{TITLE}**"])
         if pictured:
             board = board_text(public, names)
-            if len(last) + len(board) + 2 > LIMIT:
-                posts.append(Post(last, mention=tuple(mentions)))
-                mentions, last = [], board
-            else:
-                last = f"{last}\n\n{board}"
-            posts.append(Post(last[:2000], picture=public, alt=alt_text(public, names), mention=tuple(mentions),
+            last = texts.pop() if texts else ""
+            if last and len(last) + len(board) + 2 > LIMIT:
+                texts.append(last)
+                last = ""
+            posts += [Post(text, mention=tuple(mentions)) for text in texts]
+            if texts:
+                mentions = []
+            text = f"{last}\n\n{board}" if last else board
+            posts.append(Post(text[:2000], picture=public, alt=alt_text(public, names), mention=tuple(mentions),
                               buttons=buttons))
-        else:
-            posts.append(Post(last, mention=tuple(mentions), buttons=buttons if prompted else ()))
+        elif texts:
+            posts += [Post(text, mention=tuple(mentions)) for text in texts[:-1]]
+            posts.append(Post(texts[-1], mention=tuple(mentions), buttons=buttons if prompted else ()))
         return posts + self._dms(view, public, names, prompted)
 
     def prompted(self, view: StepView) -> list[str]:

@@ -21,6 +21,7 @@ from .events import DECISIONS, private_line, public_line, results_text, turn_hea
 from .moves import KIND, Context
 from .names import Names
 from .prompts import deadline_words, what_to_do
+from .public import public_view
 
 if TYPE_CHECKING:
     from ...host import GameRow, Host, Roster
@@ -40,7 +41,7 @@ class Reply:
 def names_of(game: GameRow, roster: Roster) -> tuple[dict[str, Any] | None, Names]:
     if game.state is None:
         return None, Names({"players": {s: {} for s in roster.seats}}, roster.name_of)
-    public = GAME.view(GAME.decode_state(game.state), None)
+    public = public_view(GAME.decode_state(game.state))
     return public, Names(public, roster.name_of)
 
 
@@ -54,7 +55,7 @@ def receipt(ctx: Context, played: list[Played], *, what_next: bool = True) -> st
     last = played[-1]
     assert last.advance is not None
     state = last.advance.state
-    public = GAME.view(state, None)
+    public = public_view(state)
     names = Names(public, ctx.turn.roster.name_of)
     for p in played:
         if p.advance is None:

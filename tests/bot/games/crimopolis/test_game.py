@@ -12,6 +12,7 @@ import logging
 import random
 import re
 import secrets
+from typing import Any
 
 import pytest
 
@@ -70,9 +71,19 @@ def check_public(t: CpTable, driver: Driver, caplog: pytest.LogCaptureFixture) -
     assert driver.findings == [], "\n".join(driver.findings[:10])
     for cid in custom_ids(t.fd):  # custom ids carry a game id and a nonce, nothing else
         assert not CARD.search(cid) and not TILE.search(cid), cid
-        assert re.fullmatch(r"(host:[a-z]+:\d+|cp:\d+:[0-9a-f]{12}:[a-z0-9]+)", cid), cid
+        assert re.fullmatch(r"(host:[a-z]+:\d+|host:answer:\d+:\d+:\d+|cp:\d+:[0-9a-f]{12}:[a-z0-9]+)", cid), cid
     for line in (r.getMessage() for r in caplog.records if r.name.startswith("bot") and r.levelno >= logging.INFO):
         assert not CARD.search(line) and not TILE.search(line), f"an INFO line names a card or tile: {line}"
+    logs: dict[str, list[Any]] = {}  # each turn's log: one message, edited at each step
+    for m in t.fd.channel_messages(t.chan):
+        head = m.text().split("\n", 1)[0]
+        if re.fullmatch(r"\*{0,2}Crimopolis\*{0,2} — turn \d+", head):
+            logs.setdefault(head, []).append(m)
+    assert logs, "the turns' logs"
+    for head, found in logs.items():
+        assert all(len(m.text()) > 1000 for m in found[:-1]), f"{head}: a second message only when the first is full"
+    edited = {r.path.rsplit("/", 1)[1] for r in t.fd.requests if r.method == "PATCH"}
+    assert any(str(m.id) in edited for found in logs.values() for m in found), "a turn's log changes as it goes"
     boards = [m for m in t.fd.channel_messages(t.chan) if "the board after" in m.text()]
     assert boards and all(m.attachments for m in boards), "every board post carries its picture"
     for m in boards:

@@ -1,5 +1,6 @@
 """Reaction windows (R92, commands.md): the target is asked by DM, holding a reaction fortune or not, and answers
-with the Submit button's reaction buttons; `/crimopolis prefs reactions:never|auto` makes the bot answer at once.
+with the DM's answer buttons (or the Submit button's); `/crimopolis prefs reactions:never|auto` makes the bot
+answer at once.
 The answers the bot sends are ordinary moves: they are in the export, which replays.
 """
 
@@ -7,7 +8,9 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
+from bot.storage.models import GameRow
 from rules.crimopolis import GAME
 from tests.bot.games.crimopolis.test_game import fixed_seed  # noqa: F401 (a fixture)
 from tests.support.crimopolis import CpTable, Driver, open_game
@@ -91,3 +94,55 @@ async def test_the_dm_prompt_has_the_reaction_buttons(cp: CpTable, fixed_seed: N
     assert "✅ No reaction" in done.text()
     await t.idle()
     assert "does not react" in t.posts()[-1] or any("does not react" in p for p in t.posts()[-3:])
+
+
+async def test_the_dm_prompt_carries_one_button_per_answer(cp: CpTable, fixed_seed: None) -> None:  # noqa: F811
+    """commands.md: the "React?" DM has one button per reaction fortune held and No reaction; one click answers
+    the window, and a click once it is closed sends nothing."""
+    t = cp
+    await open_game(t, ["ann", "ben"], target_prestige=8)
+    driver = Driver(t, random.Random(4))
+    while True:
+        state = await t.state()
+        pending = GAME.pending(state)
+        assert pending is not None, "a reaction window opens before the end"
+        if pending.decision == "react":
+            break
+        await driver.step()
+    await t.idle()
+    seat = pending.awaited[0]
+    member = t.players[(await t.seat_names())[seat]]
+    prompt = next(m for m in reversed(t.fd.dms(member)) if "React?" in m.text())
+    held = [c for c in state.pl[seat].fortunes if GAME.check(state, seat, {"kind": "react", "card": c}) is None]
+    labels = [b["label"] for b in prompt.buttons()]
+    answers = [x for x in labels if x == "No reaction" or x.startswith("React: ")]
+    assert answers[0] == "No reaction" and len(answers) == 1 + len(held), labels
+    assert all(f"React: {c}" in " ".join(answers) for c in held), (labels, held)
+    ids = [cid for cid in prompt.custom_ids() if cid.startswith("host:answer:")]
+    assert len(ids) == len(answers) and all(re.fullmatch(r"host:answer:\d+:\d+:\d+", cid) for cid in ids), ids
+    done = await t.fd.click(member, prompt, label="No reaction")
+    assert done.ephemeral and "✅ No reaction" in done.text(), done.text()
+    await t.idle()
+    last = (await reactions(t))[-1]
+    assert last["player"] == seat and last["card"] is None, last
+    again = await t.fd.click(member, prompt, label="No reaction")
+    assert "closed" in again.text() and "nothing was sent" in again.text(), again.text()
+
+
+async def test_a_reaction_window_is_reminded_halfway(cp: CpTable, fixed_seed: None) -> None:  # noqa: F811
+    """commands.md: reminders `reminder_hours` before a turn deadline, and halfway through a reaction window."""
+    t = cp
+    await open_game(t, ["ann", "ben"], target_prestige=8, reaction_minutes=4)
+    driver = Driver(t, random.Random(4))
+    game = GameRow.from_row(await t.game_row())
+    turn = await t.bot.db.fetchone("SELECT due_at FROM timers WHERE game_id = ? AND kind = 'reminder'", (game.id,))
+    deadline = await t.bot.db.fetchone("SELECT due_at FROM timers WHERE game_id = ? AND kind = 'deadline'", (game.id,))
+    assert abs(deadline["due_at"] - turn["due_at"] - 3600) < 1e-6, "an hour before the turn's deadline"
+    while GAME.pending(await t.state()).decision != "react":
+        await driver.step()
+    game = GameRow.from_row(await t.game_row())
+    timer = await t.bot.db.fetchone(
+        "SELECT due_at, clock FROM timers WHERE game_id = ? AND kind = 'reminder'", (game.id,)
+    )
+    assert timer is not None and timer["clock"] == game.pending.clock.id
+    assert abs(timer["due_at"] - (game.step_opened_at + 120)) < 1e-6, "two minutes into a window of four"

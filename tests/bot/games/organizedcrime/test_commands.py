@@ -58,8 +58,12 @@ async def test_declare_is_checked_whole_before_anything_is_sent(table: Table, mo
     reply = await oc(t, who[active], "declare", piece="boss", direction="right", roll=True)
     assert "declares" in reply.text() and "rolls" in reply.text() and "Next: move" in reply.text(), reply.text()
     await t.idle()
-    posts = t.posts()[before:]
-    assert len(posts) == 2 and "declares" in posts[0] and "rolls" in posts[1], "one post per action"
+    # One new message, the turn's running one: posted at the declaration, edited at the roll.
+    messages = t.fd.channel_messages(t.chan)[before:]
+    assert len(messages) == 1, "one turn message that changes, not a post per action"
+    text = messages[0].text()
+    assert "declares" in text and "rolls" in text.split("declares")[1], text
+    assert sum(r.method == "PATCH" and r.path.endswith(f"/messages/{messages[0].id}") for r in t.fd.requests) == 1
 
 
 async def test_move_to_a_destination_plays_the_whole_path(table: Table, monkeypatch) -> None:
@@ -84,7 +88,10 @@ async def test_move_to_a_destination_plays_the_whole_path(table: Table, monkeypa
     assert f"lands on {target}" in reply.text() or "Next:" in reply.text(), reply.text()
     await t.idle()
     posts = t.posts()[before:]
-    assert len(posts) == share + 1, "the move and each step: one post per action"
+    assert len(posts) == 1 and "lands on" in posts[0], "the landing, with the board: a new message"
+    # The move's steps went into the turn's running message (posted at the declaration), edited at each step.
+    running = next(p for p in t.posts()[:before] if "declares" in p)
+    assert running.count(" → ") >= share - 1, running
     assert f"→ {target}" in posts[-1] and t.fd.channel_messages(t.chan)[-1].attachments, "the board ends the move"
     state = await state_of(t)
     assert state["pl"][active]["pieces"][f"{active}:0"] == target

@@ -83,14 +83,20 @@ async def test_pause_keeps_the_time_and_resume_restarts_it(table: Table, monkeyp
     await wait_for_post(t, "Time is up for the turn")
 
 
-async def test_a_reminder_comes_before_the_deadline(table: Table, monkeypatch) -> None:
+async def test_a_reminder_comes_when_its_share_of_the_decision_has_passed(table: Table, monkeypatch) -> None:
     fixed_chance(monkeypatch, "remind")
     t = table
-    state, who, active = await two_player_turn(t)
-    # live pace: the shortest decision of a minute or more is the 2-minute vote; 50% of it is a
-    # minute, so the reminder comes a minute before any deadline (lobby.py)
-    await oc(t, t.host, "admin deadline", minutes=1.02)
-    for _ in range(100):
+    # commands.md: one DM once reminder_percent of the decision's own time has passed (none under a minute).
+    state, who, active = await two_player_turn(t, reminder_percent=5, turn_minutes=1.02)
+    game = await t.bot.db.fetchone("SELECT id, step_opened_at FROM games")
+    timer = await t.bot.db.fetchone("SELECT due_at, clock FROM timers WHERE game_id = ? AND kind = 'reminder'",
+                                    (game["id"],))
+    deadline = await t.bot.db.fetchone("SELECT due_at FROM timers WHERE game_id = ? AND kind = 'deadline'",
+                                       (game["id"],))
+    assert timer["clock"].startswith("turn")
+    assert abs(timer["due_at"] - (game["step_opened_at"] + 0.05 * 61.2)) < 1e-6
+    assert abs(deadline["due_at"] - timer["due_at"] - 0.95 * 61.2) < 1e-6
+    for _ in range(400):
         await t.idle()
         if any("reminder" in d for d in t.dm_texts(who[active])):
             break
@@ -99,6 +105,20 @@ async def test_a_reminder_comes_before_the_deadline(table: Table, monkeypatch) -
     assert "it is your turn" in reminder and "Deadline: <t:" in reminder
     other = next(s for s in who if s != active)
     assert not any("reminder" in d for d in t.dm_texts(who[other]))
+
+
+def test_each_decision_is_reminded_at_its_own_share_and_short_windows_never() -> None:
+    from bot.games.organizedcrime.lobby import host_options, settings_of
+    from bot.host.clocks import reminder_by_share
+
+    options = host_options(settings_of({"reminder_percent": 50}))
+    assert (options.reminder_share, options.reminder_shortest) == (0.5, 60.0)
+    share, shortest = options.reminder_share, options.reminder_shortest
+    assert reminder_by_share(0, 600, 600, share, shortest) == 300  # the 10-minute turn: after 5 minutes
+    assert reminder_by_share(0, 120, 120, share, shortest) == 60  # a 2-minute vote: after 1 minute
+    assert reminder_by_share(0, 10, 10, share, shortest) is None  # the 10-second penalty window: none
+    # a turn clock that waited for a meeting keeps its own time: 50 % of it has run once 300 s are left
+    assert reminder_by_share(1000, 1450, 600, share, shortest) == 1150
 
 
 async def test_admin_end_posts_the_standing_and_the_export_replays(table: Table, monkeypatch) -> None:
