@@ -17,6 +17,7 @@ from importlib import metadata
 from typing import NoReturn
 
 import aiohttp
+import asyncpg
 import discord
 from dotenv import find_dotenv, load_dotenv
 
@@ -89,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     except discord.HTTPException as exc:
         print(f"Discord refused to log in (HTTP {exc.status}): try again later.", file=sys.stderr)
         return 1
-    except (sqlite3.Error, OSError) as exc:  # the database failed after its checks (disk full, removed, ...)
+    except (sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+        # the database failed after its checks (disk full, removed, a server refusing the connection, ...)
         detail = " ".join(str(exc).split()) or "no detail"
         print(
             f"Start-up failed ({exc.__class__.__name__}: {detail}); CRIMECITY_DB={settings.database}", file=sys.stderr

@@ -22,7 +22,7 @@ from .host.buttons import HostButton
 from .host.delivery import Delivery
 from .host.scheduler import Scheduler
 from .startup import log_ready
-from .storage.db import Database
+from .storage import database_for
 from .tree import Tree
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ class GameBot(commands.Bot):
             help_command=None,
         )
         self.settings = settings or Settings()
-        self.db = Database(database)
+        self.db = database_for(database)  # a SQLite path, or a postgresql:// URL shared with other processes
         self.presentations = presentations()
         self.host = Host(self.db, self.presentations, host_role=self.settings.host_role)
         self.delivery = Delivery(self.db, self, renderer=self._picture)
@@ -57,10 +57,15 @@ class GameBot(commands.Bot):
         self.host.finder.membership = self._is_member
         self.host.outbox_changed = self.delivery.kick
         self.host.timers_changed = self.scheduler.wake
+        self.db.on_notify(self._notified)  # another process queued messages or timers
         self._warming: asyncio.Task[None] | None = None
         # Application command ids by top-level name, and every command's path (for clickable mentions).
         self.command_ids: dict[str, int] = {}
         self.command_paths: set[str] = set()
+
+    def _notified(self) -> None:
+        self.delivery.kick()
+        self.scheduler.wake()
 
     async def _is_member(self, guild_id: int, user_id: int) -> bool:
         """Whether the user is a member of the server now (asked of Discord: the bot keeps no member list)."""

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from .models import TimerRow
-from .sql import insert, marks, row, rows, run
+from .sql import dialect, insert, marks, row, rows, run
+
+LEASE = 30.0  # seconds a claim on a due timer lasts: a killed process's timers fire again after it
 
 
 async def add_timer(conn: Any, game_id: int, kind: str, step: int, due_at: float, clock: str | None = None) -> int:
@@ -37,9 +39,38 @@ async def next_due(conn: Any, now: float) -> float | None:
     return None if found is None or found["at"] is None else float(found["at"])
 
 
-async def delete_timer(conn: Any, timer_id: int) -> None:
-    await run(conn, "DELETE FROM timers WHERE id = ?", (timer_id,))
+async def delete_timer(conn: Any, timer_id: int) -> bool:
+    """False when it was gone already."""
+    return await run(conn, "DELETE FROM timers WHERE id = ?", (timer_id,)) > 0
 
 
 async def postpone_timer(conn: Any, timer_id: int, due_at: float) -> None:
-    await run(conn, "UPDATE timers SET due_at = ?, attempts = attempts + 1 WHERE id = ?", (due_at, timer_id))
+    sql = "UPDATE timers SET due_at = ?, attempts = attempts + 1"
+    if dialect(conn) == "postgres":
+        sql += ", claimed_by = NULL, claimed_until = NULL"
+    await run(conn, sql + " WHERE id = ?", (due_at, timer_id))
+
+
+async def claim_due(conn: Any, now: float, limit: int, by: str) -> list[TimerRow]:
+    """On a database shared by several processes: claim (for `LEASE` seconds) the due timers nobody else
+    holds a live claim on, skipping rows another process is claiming right now. Each due timer is thus
+    fired by one process; one whose process was killed is claimed again once its lease is over."""
+    found = await rows(
+        conn,
+        "UPDATE timers SET claimed_by = ?, claimed_until = ? WHERE id IN (SELECT id FROM timers"
+        " WHERE due_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY due_at, id LIMIT ?"
+        " FOR UPDATE SKIP LOCKED) RETURNING *",
+        (by, now + LEASE, now, now, limit),
+    )
+    return sorted((TimerRow.from_row(r) for r in found), key=lambda t: (t.due_at, t.id))
+
+
+async def next_wake(conn: Any, now: float) -> float | None:
+    """When the next timer falls due, or a claim on a due one lapses (shared database)."""
+    found = await row(
+        conn,
+        "SELECT MIN(CASE WHEN due_at > ? THEN due_at ELSE claimed_until END) AS at FROM timers"
+        " WHERE due_at > ? OR claimed_until >= ?",
+        (now, now, now),
+    )
+    return None if found is None or found["at"] is None else float(found["at"])
