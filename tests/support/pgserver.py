@@ -68,15 +68,35 @@ class PgServer:
 
     def start(self) -> None:
         self._run(
-            str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres", "--locale=C",
-            "-E", "UTF8", "--no-sync",
+            str(self.bin / "initdb"),
+            "-D",
+            str(self.data),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "--locale=C",
+            "-E",
+            "UTF8",
+            "--no-sync",
         )
         options = (
             f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off"
             " -c full_page_writes=off -c max_connections=400 -c shared_buffers=64MB"
         )
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.root / "log"),
-                  "-w", "-t", "60", "start")
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.root / "log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
 
     def stop(self) -> None:
         try:
