@@ -94,7 +94,8 @@ class Due:
             async with self.db.transaction() as conn:
                 # Gone in the same commit as the queued DMs: a crash can neither drop nor repeat them, and
                 # a second firing (another process, once a claim lapsed) finds it gone and sends nothing.
-                if not await timers_repo.delete_timer(conn, timer.id):
+                # (id 0: a reminder asked for directly, not a stored timer)
+                if not await timers_repo.delete_timer(conn, timer.id) and timer.id:
                     return
                 game = await games_repo.get_game(conn, timer.game_id)
                 if game is not None and game.status == RUNNING and game.step == timer.step and game.pending:

@@ -10,7 +10,7 @@ The same surface as the SQLite `Database` (`transaction()`, `read()`, `reader()`
   the server drops its locks with it.
 - **claims**: due timers are claimed with `FOR UPDATE SKIP LOCKED` and a lease (bot/storage/timers.py);
   an outbox target is sent by the one process holding `try_lock` on it (bot/host/delivery.py).
-- **NOTIFY**: a transaction that queued outbox rows or timers notifies `crimecity` at its commit; each
+- **NOTIFY**: a transaction that queued outbox rows or timers notifies `bot_wake` at its commit; each
   process LISTENs on a connection of its own and wakes its timer dispatcher and outbox sender.
 
 Transactions are READ COMMITTED: every write to a game's rows holds that game's lock, so no two of
@@ -37,12 +37,13 @@ from .pgsql import numbered, rowcount
 
 log = logging.getLogger(__name__)
 
-CHANNEL = "crimecity"  # LISTEN/NOTIFY channel: outbox rows or timers were added
+CHANNEL = "bot_wake"  # LISTEN/NOTIFY channel: outbox rows or timers were added
 GAME_LOCKS, TARGET_LOCKS, MIGRATION_LOCK = 1, 2, 3  # advisory lock namespaces (classid)
 POOL = 20
 _MIGRATION_NAME = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 # Only new rows wake the others: a claim or a retry is the claiming process's own business (and a
 # claim that woke everyone would make everyone claim again).
+_QUERY = re.compile(r"^\s*(SELECT|WITH)\b", re.IGNORECASE)
 _WAKES = re.compile(r"^\s*INSERT\s+INTO\s+(outbox|timers)\b", re.IGNORECASE)
 
 
@@ -79,10 +80,19 @@ def key32(text: str) -> int:
 
 
 class _Cursor:
-    __slots__ = ("rowcount",)
+    """What aiosqlite's `execute` gives: a row count, and the rows of a query."""
 
-    def __init__(self, count: int) -> None:
+    __slots__ = ("rowcount", "_rows")
+
+    def __init__(self, count: int, found: list[asyncpg.Record] | None = None) -> None:
         self.rowcount = count
+        self._rows = found or []
+
+    async def fetchall(self) -> list[asyncpg.Record]:
+        return self._rows
+
+    async def fetchone(self) -> asyncpg.Record | None:
+        return self._rows[0] if self._rows else None
 
 
 class PgConn:
@@ -107,6 +117,9 @@ class PgConn:
 
     async def execute(self, sql: str, params: Iterable[Any] = ()) -> _Cursor:
         try:
+            if _QUERY.match(sql):
+                found = list(await self.raw.fetch(self._seen(sql), *params))
+                return _Cursor(len(found), found)
             return _Cursor(rowcount(await self.raw.execute(self._seen(sql), *params)))
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise Conflict(str(exc)) from exc
