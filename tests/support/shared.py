@@ -18,9 +18,9 @@ USERS = {name: 100 + i for i, name in enumerate(NAMES)}
 HOST_USER = 99
 
 
-def caller(name: str) -> Caller:
+def caller(name: str, channel: int = CHANNEL) -> Caller:
     user = HOST_USER if name == "host" else USERS[name]
-    return Caller(user, name, name.title(), guild_id=GUILD, channel_id=CHANNEL, manage_guild=name == "host")
+    return Caller(user, name, name.title(), guild_id=GUILD, channel_id=channel, manage_guild=name == "host")
 
 
 @dataclass
@@ -43,17 +43,17 @@ async def close(procs: list[Process]) -> None:
         await p.db.close()
 
 
-async def drafted_game(procs: list[Process], *, wait_for_deadline: bool = False) -> int:
+async def drafted_game(procs: list[Any], *, wait_for_deadline: bool = False, channel: int = CHANNEL) -> int:
     """A Crime City game with its draft resolved (the worked example's cast): round 1 is open."""
     first = procs[0].host
     members = [Member(USERS[n], n, n.title()) for n in NAMES]
     options = HostOptions(wait_for_deadline=True)
-    advance, _ = await first.lobby.open_started(caller("host"), "crimecity", {"garnets": 20}, options, members)
+    advance, _ = await first.lobby.open_started(caller("host", channel), "crimecity", {"garnets": 20}, options, members)
     game_id = advance.game.id
     for i, name in enumerate(NAMES):
         role, char = CAST[name]
         host = procs[i % len(procs)].host
-        await moves.submit_draft(host, caller(name), bid=0, roles=role, characters=char)
+        await moves.submit_draft(host, caller(name, channel), bid=0, roles=role, characters=char)
     assert await first.due.resolve_now(game_id)
     if not wait_for_deadline:
         async with first.locks(game_id):
