@@ -138,6 +138,11 @@ class GameBot(commands.Bot):
         scope = self.settings.command_sync
         if scope == "off":
             return False
+        # Processes starting together on one database take turns: the first syncs, the others find its hash.
+        async with self.db.lock("command-sync"):
+            return await self._sync_commands(scope)
+
+    async def _sync_commands(self, scope: str) -> bool:
         try:
             guild_id = self.settings.sync_guild_id()
             digest = hashlib.sha256(json.dumps(self.command_payload(), sort_keys=True).encode()).hexdigest()

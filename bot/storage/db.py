@@ -402,6 +402,11 @@ class Database:
         """Another process committed outbox rows or timers: never, on a file only this process opens."""
 
     @asynccontextmanager
+    async def lock(self, name: str) -> AsyncIterator[None]:
+        """Nothing else to wait for."""
+        yield
+
+    @asynccontextmanager
     async def try_lock(self, name: str) -> AsyncIterator[bool]:
         """Every target is this process's alone."""
         yield True

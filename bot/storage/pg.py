@@ -301,6 +301,16 @@ class PgDatabase:
                 if got:
                     await _finish(conn.execute("SELECT pg_advisory_unlock($1, $2)", TARGET_LOCKS, key32(name)))
 
+    @asynccontextmanager
+    async def lock(self, name: str) -> AsyncIterator[None]:
+        """Wait for, and hold, an advisory lock on `name` (across every process)."""
+        async with self.pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1, $2)", TARGET_LOCKS, key32(name))
+            try:
+                yield
+            finally:
+                await _finish(conn.execute("SELECT pg_advisory_unlock($1, $2)", TARGET_LOCKS, key32(name)))
+
     # ---- transactions and reads ------------------------------------------------------------------------
 
     @asynccontextmanager

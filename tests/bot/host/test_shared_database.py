@@ -126,3 +126,18 @@ async def test_each_due_timer_fires_once_across_four_processes(pg_url: str) -> N
         assert sum(1 for s in schedulers if s.fired) >= 2  # the work was shared, not taken by one process
     finally:
         await close(procs)
+
+
+async def test_processes_starting_together_sync_the_commands_once(pg_url: str) -> None:
+    from bot import Settings, create_bot
+    from tests.fakediscord import FakeDiscord
+
+    async with FakeDiscord() as fd:
+        fd.add_guild("Crime Club").add_text_channel("crime-city")
+        bots = [create_bot(pg_url, Settings(command_sync="global")) for _ in range(3)]
+        for bot in bots:
+            fd.start(bot)
+        await fd.wait_ready(timeout=20)
+        syncs = [r for r in fd.requests if r.method == "PUT" and r.path.endswith("/commands")]
+        assert len(syncs) == 1
+        assert all(bot.command_ids == bots[0].command_ids != {} for bot in bots)
