@@ -41,10 +41,44 @@ ROUNDS = 6
 # ---- a worker ----------------------------------------------------------------------------------------
 
 
+class Sent:
+    """Stands for Discord: records each message the outbox sends (its row's nonce), fsync'd."""
+
+    def __init__(self, path: Path) -> None:
+        self.out = open(path, "a", buffering=1)  # noqa: SIM115 - lives as long as the process
+        self.command_ids: dict[str, int] = {}
+
+    def record(self, nonce: str | None, channel: int) -> None:
+        self.out.write(json.dumps([nonce, channel, os.getpid()]) + "\n")
+        os.fsync(self.out.fileno())
+
+    def is_ready(self) -> bool:
+        return True
+
+    def get_partial_messageable(self, channel_id: int, type: Any = None) -> Any:  # noqa: A002 - discord's name
+        sent = self
+
+        class Channel:
+            id = channel_id
+
+            async def send(self, **kwargs: Any) -> None:
+                sent.record(kwargs.get("nonce"), channel_id)
+
+        return Channel()
+
+    def get_user(self, user_id: int) -> Any:
+        class User:
+            async def create_dm(self) -> Any:
+                return type("DM", (), {"id": 10**9 + user_id})()
+
+        return User()
+
+
 async def worker(url: str, index: int, processes: int, games: int, acks: Path) -> None:
     from bot.games import presentations
     from bot.games.crimecity import moves
     from bot.host import Host
+    from bot.host.delivery import Delivery
     from bot.host.errors import Refused, Stale, UserError
     from bot.host.scheduler import Scheduler
     from bot.storage import PgDatabase
@@ -59,8 +93,12 @@ async def worker(url: str, index: int, processes: int, games: int, acks: Path) -
     host = Host(db, presentations())
     scheduler = Scheduler(db, host.due)
     host.timers_changed = scheduler.wake
+    delivery = Delivery(db, Sent(acks.with_suffix(".sent")))  # type: ignore[arg-type]
+    host.outbox_changed = delivery.kick
     db.on_notify(scheduler.wake)
+    db.on_notify(delivery.kick)
     scheduler.start()
+    await delivery.start()
     out = open(acks, "a", buffering=1)  # noqa: SIM115 - lives as long as the process
     mine = [n for i, n in enumerate(NAMES) if i % processes == index]
     rng = random.Random(os.getpid())
@@ -124,7 +162,7 @@ async def setup(url: str, games: int) -> None:
     await db.close()
 
 
-async def check(url: str, acks: list[Path], games: int) -> dict[str, Any]:
+async def check(url: str, acks: list[Path], games: int, killed: set[int] | None = None) -> dict[str, Any]:
     import asyncpg
 
     conn = await asyncpg.connect(url)
@@ -141,7 +179,7 @@ async def check(url: str, acks: list[Path], games: int) -> dict[str, Any]:
             for r in await conn.fetch("SELECT game_id, step, seat, move_json FROM submissions")
         }
         games_rows = await conn.fetch("SELECT id, step, pending_json FROM games")
-        posts = await conn.fetch("SELECT game_id, target, seat, payload_json FROM outbox")
+        posts = await conn.fetch("SELECT game_id, target, seat, payload_json, delivered_at FROM outbox")
     finally:
         await conn.close()
     acked: dict[tuple[int, int, str], Any] = {}
@@ -152,7 +190,20 @@ async def check(url: str, acks: list[Path], games: int) -> dict[str, Any]:
                 acked[(game, step, seat)] = move  # a later ack of the same seat and round replaces it
     # A resolved round's acknowledged move must be in its move log; an open round's, collected.
     lost = [k for k, move in acked.items() if ((logged if k[:2] in per_step else collected).get(k)) != move]
-    dup_posts = sum(n - 1 for n in Counter(tuple(r) for r in posts).values() if n > 1)
+    dup_posts = sum(n - 1 for n in Counter(tuple(r)[:4] for r in posts).values() if n > 1)
+    sends: Counter[str] = Counter()
+    first: dict[str, int] = {}  # nonce -> the process that sent it first
+    twice = 0  # sent again although its first sender was never killed: two live processes sent it
+    for path in acks:
+        sent = path.with_suffix(".sent")
+        if sent.exists():
+            for line in sent.read_text().splitlines():
+                nonce, _, pid = json.loads(line)
+                sends[nonce] += 1
+                if nonce in first and first[nonce] not in (killed or set()) and first[nonce] != pid:
+                    twice += 1
+                first.setdefault(nonce, pid)
+    undelivered = sum(1 for r in posts if r["delivered_at"] is None)
     finished = sum(1 for r in games_rows if '"decision":"round"' not in (r["pending_json"] or ""))
     return {
         "acknowledged": len(acked),
@@ -161,6 +212,11 @@ async def check(url: str, acks: list[Path], games: int) -> dict[str, Any]:
         "resolved_twice": sum(1 for n in per_step.values() if n > 1),
         "duplicate_messages_queued": dup_posts,
         "games_finished": finished,
+        "sent": sum(sends.values()),
+        "messages": len(posts),
+        "resent_same_nonce": sum(n - 1 for n in sends.values() if n > 1),
+        "undelivered": undelivered,
+        "sent_by_two_live_processes": twice,
         "games": games,
         "lost_examples": lost[:5],
     }
@@ -200,11 +256,13 @@ def main() -> int:
         log = work / "workers.log"
         procs = [spawn(url, i, args.processes, args.games, acks[i], log) for i in range(args.processes)]
         kills = kills_in_play = 0
+        killed: set[int] = set()
         while kills < args.kills:
             time.sleep(rng.uniform(0.05, 0.5))
             i = rng.randrange(args.processes)
             procs[i].send_signal(signal.SIGKILL)
             procs[i].wait()
+            killed.add(procs[i].pid)
             kills += 1
             procs[i] = spawn(url, i, args.processes, args.games, acks[i], log)
             if kills % 50 == 0:
@@ -219,13 +277,13 @@ def main() -> int:
         figures: dict[str, Any] = {}
         while time.monotonic() < deadline:  # no more kills: every game must reach its end
             time.sleep(2)
-            figures = asyncio.run(check(url, acks, args.games))
-            if figures["games_finished"] == args.games:
+            figures = asyncio.run(check(url, acks, args.games, killed))
+            if figures["games_finished"] == args.games and not figures["undelivered"]:
                 break
         for p in procs:
             p.send_signal(signal.SIGKILL)
             p.wait()
-        figures = asyncio.run(check(url, acks, args.games))
+        figures = asyncio.run(check(url, acks, args.games, killed))
     finally:
         server.stop()
     print(
@@ -233,10 +291,19 @@ def main() -> int:
         f"seed {args.seed}, {time.monotonic() - started:.0f} s: "
         f"{figures['acknowledged']} acknowledged submissions, {figures['lost']} lost, "
         f"{figures['rounds_resolved']} rounds resolved, {figures['resolved_twice']} resolved twice, "
-        f"{figures['duplicate_messages_queued']} messages queued twice, "
+        f"{figures['duplicate_messages_queued']} messages queued twice, {figures['messages']} messages, "
+        f"{figures['undelivered']} not sent, {figures['sent']} sends ({figures['resent_same_nonce']} resends "
+        f"after a kill, with the row's nonce: Discord keeps one; "
+        f"{figures['sent_by_two_live_processes']} sent by two live processes), "
         f"{figures['games_finished']}/{figures['games']} games finished"
     )
-    bad = figures["lost"] or figures["resolved_twice"] or figures["duplicate_messages_queued"]
+    bad = (
+        figures["lost"]
+        or figures["resolved_twice"]
+        or figures["duplicate_messages_queued"]
+        or figures["undelivered"]
+        or figures["sent_by_two_live_processes"]
+    )
     if bad or figures["games_finished"] != figures["games"]:
         print("PROBLEM:", figures)
         return 1
