@@ -57,6 +57,15 @@ class PgServer:
         self.data = self.root / "data"
         self._as: list[str] = []
         if os.geteuid() == 0:  # initdb refuses root
+            import pwd
+
+            try:
+                pwd.getpwnam("postgres")
+            except KeyError:
+                raise RuntimeError(
+                    "As root, the PostgreSQL tests run the server as the `postgres` user, and there is none: "
+                    "create it (useradd --system postgres; the server package does) or run the tests as another user."
+                ) from None
             self._as = ["runuser", "-u", "postgres", "--"]
             shutil.chown(self.root, "postgres")
         self._names = itertools.count(1)
