@@ -68,7 +68,7 @@ async def db_setting(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIte
 @pytest.fixture(autouse=True)
 def _suite_on_postgres(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """CRIMECITY_TEST_DB=postgres: every bot a test builds keeps its state in PostgreSQL instead of its file."""
-    if os.environ.get("CRIMECITY_TEST_DB", "sqlite") != "postgres":
+    if os.environ.get("CRIMECITY_TEST_DB", "sqlite") != "postgres" or request.node.get_closest_marker("sqlite_file"):
         return
     from tests.support.pgserver import redirecting
 

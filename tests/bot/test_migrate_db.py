@@ -21,6 +21,7 @@ def _state(rows: list) -> tuple:  # type: ignore[type-arg]
     return tuple(tuple(r) for r in rows)
 
 
+@pytest.mark.sqlite_file
 async def test_a_game_mid_round_continues_on_postgresql_to_the_same_result(
     table: Table, pg_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
