@@ -17,6 +17,7 @@ from importlib import metadata
 from typing import NoReturn
 
 import aiohttp
+import asyncpg
 import discord
 from dotenv import find_dotenv, load_dotenv
 
@@ -66,8 +67,36 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def migrate_db(argv: list[str]) -> int:
+    """`python -m bot migrate-db --from sqlite:PATH --to postgresql://...`: copy every table."""
+    from .storage.copy import CopyError, copy_database
+    from .storage.pg import is_url
+
+    p = _Parser(prog="python -m bot migrate-db", description="Copy a SQLite database into an empty PostgreSQL one.")
+    p.add_argument("--from", dest="source", required=True, help="sqlite:PATH of the bot's SQLite database")
+    p.add_argument("--to", dest="target", required=True, help="postgresql://user@host:port/database (empty)")
+    args = p.parse_args(argv)
+    if not args.source.startswith("sqlite:"):
+        p.error(f"--from must be sqlite:PATH, not {args.source!r}")
+    if not is_url(args.target):
+        p.error("--to must be a postgresql://user@host:port/database URL")
+    try:
+        counts = asyncio.run(copy_database(args.source.removeprefix("sqlite:"), args.target))
+    except CopyError as exc:
+        print(f"migrate-db: {exc}", file=sys.stderr)
+        return 2
+    except (sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+        print(f"migrate-db: {exc.__class__.__name__}: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 1
+    print("copied " + ", ".join(f"{table} {n}" for table, n in counts.items() if n))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser().parse_args(argv)
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["migrate-db"]:
+        return migrate_db(args[1:])
+    parser().parse_args(args)
     load_dotenv(find_dotenv(usecwd=True))
     settings = Settings.from_env()
     problems = preflight.check(settings)
@@ -94,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     except HealthPortUnavailable as exc:
         print(exc, file=sys.stderr)
         return 1
-    except (sqlite3.Error, OSError) as exc:  # the database failed after its checks (disk full, removed, ...)
+    except (sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+        # the database failed after its checks (disk full, removed, a server refusing the connection, ...)
         detail = " ".join(str(exc).split()) or "no detail"
         print(
             f"Start-up failed ({exc.__class__.__name__}: {detail}); CRIMECITY_DB={settings.database}", file=sys.stderr

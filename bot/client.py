@@ -24,7 +24,7 @@ from .host.delivery import Delivery
 from .host.scheduler import Scheduler
 from .shards import UNSHARDED, ShardPlan
 from .startup import log_ready, log_shard_ready
-from .storage.db import Database
+from .storage import database_for
 from .tree import Tree
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ class GameBot(commands.Bot):
         )
         self.shard_plan = shards
         self.settings = settings or Settings()
-        self.db = Database(database)
+        self.db = database_for(database)  # a SQLite path, or a postgresql:// URL shared with other processes
         self.presentations = presentations()
         self.host = Host(
             self.db, self.presentations, host_role=self.settings.host_role, computer_delay=self.settings.computer_delay
@@ -67,12 +67,18 @@ class GameBot(commands.Bot):
         if shards.sharded:
             # Another process posts to the guilds of the shards this one does not hold.
             self.delivery.posts_to = shards.holds_guild
+            self.delivery.posts_sql = shards.sql_holds_guild("g.guild_id")
         self.readiness = Readiness(self, shards)
         self._health: HealthServer | None = None
+        self.db.on_notify(self._notified)  # another process queued messages or timers
         self._warming: asyncio.Task[None] | None = None
         # Application command ids by top-level name, and every command's path (for clickable mentions).
         self.command_ids: dict[str, int] = {}
         self.command_paths: set[str] = set()
+
+    def _notified(self) -> None:
+        self.delivery.kick()
+        self.scheduler.wake()
 
     async def _is_member(self, guild_id: int, user_id: int) -> bool:
         """Whether the user is a member of the server now (asked of Discord: the bot keeps no member list).
@@ -174,6 +180,11 @@ class GameBot(commands.Bot):
             known = await self.db.get_meta(f"command_ids:{scope}")
             self.command_ids = {k: int(v) for k, v in json.loads(known or "{}").items()}
             return False
+        # Processes starting together on one database take turns: the first syncs, the others find its hash.
+        async with self.db.lock("command-sync"):
+            return await self._sync_commands(scope)
+
+    async def _sync_commands(self, scope: str) -> bool:
         try:
             guild_id = self.settings.sync_guild_id()
             digest = hashlib.sha256(json.dumps(self.command_payload(), sort_keys=True).encode()).hexdigest()

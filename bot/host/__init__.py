@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..storage.db import Database
+from ..storage import Storage
 from ..storage.models import ENDED, LOBBY, RUNNING, GameRow, HostOptions, SeatRow
 from .buttons import JOIN, LEAVE, START
 from .buttons import view as host_buttons
@@ -57,7 +57,7 @@ class Host:
 
     def __init__(
         self,
-        db: Database,
+        db: Storage,
         presentations: Mapping[str, Presentation],
         *,
         clock: Callable[[], float] = time.time,
@@ -67,7 +67,7 @@ class Host:
         self.db = db
         self.clock = clock
         self.presentations = presentations
-        self.locks = Locks()
+        self.locks = Locks(db)
         self.states = States()
         self.outbox_changed: Callable[[], None] = lambda: None
         self.timers_changed: Callable[[], None] = lambda: None

@@ -23,10 +23,10 @@ from typing import Any
 from rules import players as computer_players
 from rules.contract import PUBLIC, Event, Move, Pending
 
+from ..storage import Storage
 from ..storage import games as games_repo
 from ..storage import log as log_repo
 from ..storage import submissions as subs_repo
-from ..storage.db import Database
 from ..storage.models import RUNNING, TimerRow
 from .errors import UserError
 from .play import Play, Turn
@@ -106,7 +106,7 @@ class Computers:
 
     def __init__(
         self,
-        db: Database,
+        db: Storage,
         stepper: Stepper,
         play: Play,
         presentations: Mapping[str, Presentation],

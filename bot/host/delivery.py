@@ -13,6 +13,12 @@ then marked delivered. A crash between sending and marking resends the row, and 
   Messages (or access) the post waits and is tried again now and then, and the game's host is told
   once by DM; in a deleted channel it is dropped and the host is told. What could not be posted stays
   readable through the game's board and history commands.
+
+On a database shared by several processes, a target's rows are sent by the one process that holds
+the database's lock on that target (`db.try_lock`), re-read under it (another process may have sent
+them since): a target's rows still go out once and in order. A process that finds a target locked
+leaves it to its holder; if the holder dies, its connection closes, the lock goes with it, and the
+next poll (`SHARED_POLL`) takes the target over. New rows wake every process through NOTIFY.
 """
 
 from __future__ import annotations
@@ -29,11 +35,13 @@ from typing import Any
 import discord
 
 from ..aio import wait_event
+from ..storage import Storage
 from ..storage import games as games_repo
 from ..storage import outbox as outbox_repo
-from ..storage.db import Database
 from ..storage.models import OutboxRow
+from ..storage.sql import marks, run
 from ..storage.sql import row as fetch_row
+from ..storage.sql import rows as fetch_rows
 from . import buttons
 from .mentions import mentions
 
@@ -45,6 +53,8 @@ PARALLEL = 16  # targets (channels, seats' DMs) sent to at the same time
 CANNOT_DM = 50007
 MISSING_PERMISSIONS, MISSING_ACCESS, UNKNOWN_CHANNEL = 50013, 50001, 10003
 BLOCKED_RETRY = 600.0  # seconds between tries of a channel that refuses the bot
+SHARED_POLL = 2.0  # seconds: the longest a shared database's sender sleeps (a NOTIFY or a kick wakes it first)
+SHARED_PARALLEL = 8  # each target being sent holds a database connection for its lock
 Renderer = Callable[[str, dict[str, Any]], bytes | None]  # (game kind, public view) -> PNG
 Key = tuple[Any, ...]
 Keyed = tuple[str, int, str]  # a keyed post's key, its message, what it shows now
@@ -97,7 +107,7 @@ def target_of(row: OutboxRow) -> Key:
 class Delivery:
     def __init__(
         self,
-        db: Database,
+        db: Storage,
         client: discord.Client,
         *,
         renderer: Renderer = no_pictures,
@@ -115,9 +125,11 @@ class Delivery:
         # The last row each target's worker settled: a flush whose read began before that row was marked
         # (its worker finished while the read was under way) must not send it again.
         self._settled: dict[Key, int] = {}
-        self._gate = asyncio.Semaphore(PARALLEL)
+        self._shared = bool(getattr(db, "shared", False))
+        self._gate = asyncio.Semaphore(SHARED_PARALLEL if self._shared else PARALLEL)
         # Whether this process may post to a guild's channels (bot/shards.py); None: to every guild.
         self.posts_to: Callable[[int], bool] | None = None
+        self.posts_sql: tuple[str, list[Any]] | None = None  # the same as a condition on the game's row `g`
         self._guild_of: dict[int, int] = {}  # game id -> its guild (never changes)
 
     @property
@@ -126,11 +138,8 @@ class Delivery:
 
     async def start(self) -> None:
         # A per-database prefix keeps nonces of two databases apart in one channel.
-        instance = await self.db.get_meta("instance")
-        if instance is None:
-            instance = secrets.token_hex(4)
-            await self.db.set_meta("instance", instance)
-        self._instance = instance
+        # Every process on one database uses the same one: a row resent by another process keeps its nonce.
+        self._instance = await self.db.meta_default("instance", secrets.token_hex(4))
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._loop(), name="outbox-delivery")
 
@@ -166,7 +175,7 @@ class Delivery:
         retry is due. A target's rows after one not yet due wait for it."""
         now = self.clock()
         async with self.db.reader() as conn:
-            rows = await outbox_repo.undelivered(conn, limit=BATCH)
+            rows = await outbox_repo.undelivered(conn, limit=BATCH, posts=self.posts_sql)
         by_target: dict[Key, list[OutboxRow]] = {}
         waiting: list[float] = []
         for row in rows:
@@ -188,7 +197,8 @@ class Delivery:
                 self._workers[key] = asyncio.create_task(self._drain(key, due), name=f"outbox-{key[0]}")
         if len(rows) >= BATCH:
             return 0.5
-        return 60.0 if not waiting else max(0.05, min(60.0, min(waiting) - now))
+        longest = SHARED_POLL if self._shared else 60.0
+        return longest if not waiting else max(0.05, min(longest, min(waiting) - now))
 
     async def _reaches(self, row: OutboxRow) -> bool:
         if self.posts_to is None:
@@ -202,8 +212,13 @@ class Delivery:
         return self.posts_to(guild_id)
 
     async def _drain(self, key: Key, rows: list[OutboxRow]) -> None:
+        mine = True
         try:
-            async with self._gate:
+            async with self._gate, self.db.try_lock(f"outbox:{key!r}") as mine:
+                if not mine:
+                    return  # another process is sending this target's rows
+                if self._shared:
+                    rows = await self._still_due(rows)
                 holders = await self._holders(rows)
                 i = 0
                 while i < len(rows):
@@ -218,7 +233,24 @@ class Delivery:
         except Exception:
             log.exception("outbox worker for %s failed", key[0])
         finally:
-            self.kick()  # what was queued meanwhile, or behind a retry
+            if mine:
+                self.kick()  # what was queued meanwhile, or behind a retry
+
+    async def _still_due(self, rows: list[OutboxRow]) -> list[OutboxRow]:
+        """Under the target's lock: those of `rows` no process has sent yet, as they are now, in order."""
+        async with self.db.reader() as conn:
+            found = await fetch_rows(
+                conn,
+                f"SELECT * FROM outbox WHERE id IN ({marks(len(rows))}) AND delivered_at IS NULL ORDER BY id",
+                [r.id for r in rows],
+            )
+        now, due = self.clock(), []
+        for r in found:
+            fresh = OutboxRow.from_row(r)
+            if fresh.next_try_at > now:
+                break  # it waits for its retry, and what follows waits for it
+            due.append(fresh)
+        return due
 
     async def _holders(self, rows: list[OutboxRow]) -> dict[tuple[int, str], int | None]:
         games = {r.game_id for r in rows if r.target == "dm"}
@@ -466,7 +498,8 @@ class Delivery:
             "not post, and I post it there once the channel works again."
         )
         async with self.db.transaction() as conn:
-            await conn.execute(
+            await run(
+                conn,
                 "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 (key, str(self.clock())),
             )
@@ -478,4 +511,4 @@ class Delivery:
         key = f"blocked:{row.game_id}:{row.channel_id}"
         if await self.db.get_meta(key):
             async with self.db.transaction() as conn:
-                await conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+                await run(conn, "DELETE FROM meta WHERE key = ?", (key,))

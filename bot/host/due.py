@@ -11,11 +11,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ..storage import Storage
 from ..storage import clocks as clocks_repo
 from ..storage import games as games_repo
 from ..storage import submissions as subs_repo
 from ..storage import timers as timers_repo
-from ..storage.db import Database
 from ..storage.models import RUNNING, GameRow, TimerRow
 from . import clocks
 from .locks import Locks
@@ -31,7 +31,7 @@ SLACK = 0.001  # a deadline is "now" when the clock has less than this left
 class Due:
     def __init__(
         self,
-        db: Database,
+        db: Storage,
         stepper: Stepper,
         play: Play,
         locks: Locks,
@@ -92,6 +92,12 @@ class Due:
     async def remind(self, timer: TimerRow) -> None:
         async with self.locks(timer.game_id):
             async with self.db.transaction() as conn:
+                # Gone in the same commit as the queued DMs: a crash can neither drop nor repeat them, and
+                # a second firing (another process, once a claim lapsed) finds it gone and sends nothing.
+                # (id 0: a reminder asked for directly, not a stored timer)
+                # (only if its row is still this timer: SQLite reuses a deleted row's id)
+                if not await timers_repo.delete_fired(conn, timer) and timer.id:
+                    return
                 game = await games_repo.get_game(conn, timer.game_id)
                 if game is not None and game.status == RUNNING and game.step == timer.step and game.pending:
                     run = clocks.running(await clocks_repo.clocks(conn, game.id))
@@ -106,6 +112,4 @@ class Due:
                         humans = tuple(s for s in owing if roster.user_of(s) is not None)
                         if humans:
                             await self.stepper.remind(conn, game, roster, humans, run.deadline_at)
-                # Gone in the same commit as the queued DMs: a crash can neither drop nor repeat them.
-                await timers_repo.delete_fired(conn, timer)
             self.committed()

@@ -6,8 +6,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..storage import Storage
 from ..storage import games as games_repo
-from ..storage.db import Database
 from ..storage.models import ENDED, GameRow
 from ..storage.sql import row
 from .context import Caller
@@ -25,7 +25,7 @@ class Seated:
 
 
 class Finder:
-    def __init__(self, db: Database, titles: Callable[[str], str], *, host_role: str | None = None) -> None:
+    def __init__(self, db: Storage, titles: Callable[[str], str], *, host_role: str | None = None) -> None:
         self.db = db
         self.titles = titles  # game kind -> its title, for messages
         self.host_role = host_role

@@ -16,11 +16,11 @@ from typing import Any
 
 from rules.contract import HOST_END, Action, Move, Record
 
+from ..storage import Storage
 from ..storage import clocks as clocks_repo
 from ..storage import games as games_repo
 from ..storage import log as log_repo
 from ..storage import timers as timers_repo
-from ..storage.db import Database
 from ..storage.models import ENDED, LOBBY, RUNNING, GameRow
 from ..storage.sql import dumps
 from . import clocks
@@ -48,7 +48,7 @@ class ClockState:
 class Hosting:
     def __init__(
         self,
-        db: Database,
+        db: Storage,
         finder: Finder,
         stepper: Stepper,
         locks: Locks,

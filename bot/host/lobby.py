@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..storage import Storage
 from ..storage import games as games_repo
-from ..storage.db import Database
+from ..storage.errors import Conflict
 from ..storage.models import LOBBY, GameRow, HostOptions
 from .context import Caller, Member
 from .errors import NotAllowed, UserError
@@ -26,7 +26,7 @@ MAX_HOURS = 24 * 60
 class Lobby:
     def __init__(
         self,
-        db: Database,
+        db: Storage,
         finder: Finder,
         stepper: Stepper,
         locks: Locks,
@@ -57,7 +57,7 @@ class Lobby:
         try:
             async with self.db.transaction() as conn:
                 game = await self._create(conn, caller, kind, resolved, options, season_id)
-        except sqlite3.IntegrityError as exc:
+        except Conflict as exc:
             raise UserError("This channel already has a game that has not ended.") from exc
         log.info("game %s (%s) opened in channel %s", game.id, kind, caller.channel_id)
         return game
@@ -99,7 +99,7 @@ class Lobby:
                     advance = await self.stepper.start(conn, game, roster, resolved)
                 except ValueError as exc:
                     raise UserError(f"{info.title}: {exc}.") from None
-        except sqlite3.IntegrityError as exc:
+        except Conflict as exc:
             raise UserError("This channel already has a game that has not ended.") from exc
         self.committed()
         log.info("game %s (%s) opened and started in channel %s", game.id, kind, caller.channel_id)

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..storage import Storage
 from ..storage import games as games_repo
 from ..storage import panels as panels_repo
-from ..storage.db import Database
 from ..storage.models import RUNNING, GameRow, PanelRow
 from .context import Caller
 from .errors import NotAllowed, Stale, UserError
@@ -31,7 +31,7 @@ class Panel:
 
 
 class Panels:
-    def __init__(self, db: Database, *, clock: Callable[[], float], reopen: str) -> None:
+    def __init__(self, db: Storage, *, clock: Callable[[], float], reopen: str) -> None:
         self.db = db
         self.clock = clock
         self.reopen = reopen  # how to get a fresh panel, in the game's words

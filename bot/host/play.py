@@ -6,6 +6,11 @@ keep it in memory; whoever else takes the lock forgets it. Every write returns o
 before the lock is released, so while the submission path holds the lock its context is current.
 The write itself re-checks the decision (`games.step`) too, so a submission can never land on the
 next decision, whatever happened.
+
+On a database shared by several processes (`db.shared`), another process may write between two
+commands of this one, so nothing is remembered: every move reads its context under the game's lock,
+which is then the database's lock too (bot/host/locks.py), and "everyone is in" is decided from the
+moves in the database, whichever process collected them.
 """
 
 from __future__ import annotations
@@ -19,13 +24,13 @@ from typing import Any
 
 from rules.contract import Action, Move, Pending
 
+from ..storage import Storage
 from ..storage import clocks as clocks_repo
 from ..storage import games as games_repo
 from ..storage import submissions as subs_repo
 from ..storage import timers as timers_repo
-from ..storage.db import Database
 from ..storage.models import RUNNING, ClockRow, GameRow, SeatRow
-from ..storage.sql import row
+from ..storage.sql import dialect, row, run
 from ..storage.submission_writer import SubmissionWriter
 from .context import Caller
 from .errors import NoGame, NotAllowed, Refused, Stale, UserError
@@ -86,7 +91,7 @@ Build = Callable[[Turn], Move]
 class Play:
     def __init__(
         self,
-        db: Database,
+        db: Storage,
         finder: Finder,
         stepper: Stepper,
         locks: Locks,
@@ -104,6 +109,7 @@ class Play:
         self.committed = committed
         self.writer = SubmissionWriter(db)
         self._contexts: dict[int, Context] = {}
+        self._shared = bool(getattr(db, "shared", False))
         # channel id -> the id of the game last found active there: saves a read per command. A hint only:
         # whoever uses it re-checks, in the read it makes anyway, that the game is still that channel's.
         self._channel_games: dict[int, int] = {}
@@ -228,9 +234,8 @@ class Play:
         now = self.clock()
         if all_in:
             async with self.db.transaction() as conn:
-                sql = subs_repo.guarded_upsert_sql(1)
-                cursor = await conn.execute(sql, subs_repo.guarded_values(game.id, game.step, seat, move, user_id, now))
-                ok = cursor.rowcount > 0
+                sql = subs_repo.guarded_upsert_sql(1, dialect(conn))
+                ok = await run(conn, sql, subs_repo.guarded_values(game.id, game.step, seat, move, user_id, now)) > 0
                 if ok:
                     await timers_repo.add_timer(conn, game.id, RESOLVE, game.step, now)
             if ok:
@@ -336,6 +341,8 @@ class Play:
         return Context(game, tuple(seats), collected, tuple(clocks))
 
     def _remember(self, ctx: Context) -> None:
+        if self._shared:
+            return
         contexts = self._contexts
         if ctx.game.id not in contexts and len(contexts) >= CONTEXTS_MAX:
             del contexts[next(iter(contexts))]
@@ -365,6 +372,8 @@ class Play:
     async def prefetch(self, game_id: int) -> None:
         """Holding the game's lock, just after a step (or at start-up): read the new decision's context
         now, so its first move (everyone moves right after a new board) does not wait for it."""
+        if self._shared:
+            return  # it would not be remembered
         try:
             await self._context(game_id)
         except Exception:  # only an optimisation: the first move will read it instead
@@ -372,6 +381,8 @@ class Play:
 
     async def warm(self) -> int:
         """At start-up, in the background: the context of every running game, under each game's lock."""
+        if self._shared:
+            return 0  # nothing is remembered
         found = await self.db.fetchall("SELECT id FROM games WHERE status = ? ORDER BY id DESC", (RUNNING,))
         warmed = 0
         for r in found[:CONTEXTS_MAX]:

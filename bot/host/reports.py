@@ -10,12 +10,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..storage import Storage
 from ..storage import clocks as clocks_repo
 from ..storage import games as games_repo
 from ..storage import log as log_repo
 from ..storage import outbox as outbox_repo
 from ..storage import submissions as subs_repo
-from ..storage.db import Database
 from ..storage.models import ENDED, LOBBY, RUNNING, EventRow, GameRow
 from ..storage.sql import rows
 from .context import Caller
@@ -68,7 +68,7 @@ class History:
 class Reports:
     def __init__(
         self,
-        db: Database,
+        db: Storage,
         finder: Finder,
         states: States,
         presentations: Mapping[str, Presentation],

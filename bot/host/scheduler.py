@@ -2,37 +2,48 @@
 
 It sleeps until the earliest due timer, or until `wake()` says an earlier one was added. A timer
 whose handler fails is logged and retried later with back-off; it never stops the loop or other
-games' timers. Timers live in SQLite, so a deadline that passed while the bot was down fires once
-on start-up (the handler's compare-and-set makes a second firing a no-op).
+games' timers. Timers live in the database, so a deadline that passed while the bot was down fires
+once on start-up (the handler's compare-and-set makes a second firing a no-op).
+
+On a database shared by several processes, each due timer is claimed first (`claim_due`: FOR UPDATE
+SKIP LOCKED and a lease), so exactly one process fires it; other processes' new timers wake this one
+through NOTIFY (bot/storage/pg.py), and a slow poll (`SHARED_POLL`) covers a lost notification.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 
 from ..aio import wait_event
+from ..storage import Storage
 from ..storage import timers as timers_repo
-from ..storage.db import Database
 from ..storage.models import TimerRow
+from ..storage.sql import row, rows
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[TimerRow], Awaitable[None]]
 MAX_SLEEP = 300.0
+SHARED_POLL = 5.0  # seconds: the longest a shared database's dispatcher sleeps without a NOTIFY
 MAX_BACKOFF = 600.0
 
 
 class Scheduler:
-    def __init__(self, db: Database, handler: Handler, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, db: Storage, handler: Handler, *, clock: Callable[[], float] = time.time) -> None:
         self.db = db
         self.handler = handler
         self.clock = clock
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._running: dict[int, asyncio.Task[None]] = {}
+        self._shared = bool(getattr(db, "shared", False))
+        self.name = f"{os.getpid()}-{secrets.token_hex(3)}"  # who claims timers, on a shared database
+        self.fired = 0  # handler calls, for tests and benches
 
     def start(self) -> None:
         if self._task is None or self._task.done():
@@ -78,12 +89,13 @@ class Scheduler:
         if not self.db.is_open:
             return 1.0
         now = self.clock()
+        if self._shared:
+            return await self._tick_shared(now)
         limit = len(self._running) + 50
         # Woken after every commit: in the common case nothing is due, and this reads no timer row at all.
         async with self.db.read() as conn:
-            sql = "SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?"
-            due = list(await (await conn.execute(sql, (now, limit))).fetchall())
-            upcoming = await (await conn.execute("SELECT MIN(due_at) FROM timers WHERE due_at > ?", (now,))).fetchone()
+            due = await rows(conn, "SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?", (now, limit))
+            upcoming = await row(conn, "SELECT MIN(due_at) FROM timers WHERE due_at > ?", (now,))
         waiting = [TimerRow.from_row(r) for r in due if r["id"] not in self._running]
         for timer in waiting:
             self._running[timer.id] = asyncio.create_task(self._fire(timer), name=f"timer-{timer.id}")
@@ -93,8 +105,22 @@ class Scheduler:
             return MAX_SLEEP if not waiting else 0.05
         return min(MAX_SLEEP, float(upcoming[0]) - now)
 
+    async def _tick_shared(self, now: float) -> float:
+        limit = 50
+        async with self.db.transaction() as conn:
+            claimed = await timers_repo.claim_due(conn, now, limit, self.name)
+        async with self.db.reader() as conn:
+            upcoming = await timers_repo.next_wake(conn, now)
+        for timer in claimed:
+            if timer.id not in self._running:
+                self._running[timer.id] = asyncio.create_task(self._fire(timer), name=f"timer-{timer.id}")
+        if len(claimed) >= limit:
+            return 0.05
+        return max(0.01, min(SHARED_POLL, (upcoming - now) if upcoming is not None else SHARED_POLL))
+
     async def _fire(self, timer: TimerRow) -> None:
         try:
+            self.fired += 1
             await self.handler(timer)
         except asyncio.CancelledError:
             raise

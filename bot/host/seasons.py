@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..storage.db import Database
+from ..storage import Storage
+from ..storage.errors import Conflict
 from ..storage.models import GameRow
 from ..storage.sql import insert, row, rows, run
 from .context import Caller, Member
@@ -76,7 +76,7 @@ class Outcome:
 
 
 class Seasons:
-    def __init__(self, db: Database, finder: Finder, *, clock: Callable[[], float]) -> None:
+    def __init__(self, db: Storage, finder: Finder, *, clock: Callable[[], float]) -> None:
         self.db = db
         self.finder = finder
         self.clock = clock
@@ -136,7 +136,7 @@ class Seasons:
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (caller.guild_id or 0, kind, name, OPEN, caller.user_id, self.clock()),
                 )
-        except sqlite3.IntegrityError:
+        except Conflict:
             raise UserError("This server already has an open season: end it first.") from None
         season = await self.get(season_id)
         assert season is not None

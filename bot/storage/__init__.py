@@ -1,5 +1,22 @@
-"""Persistence: one SQLite connection (db.py) and small repositories over it."""
+"""Persistence: SQLite (db.py, the embedded default) or PostgreSQL (pg.py, shared by several processes),
+and small repositories over either, written once (sql.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
 
 from .db import Database
+from .errors import Conflict
+from .pg import PgDatabase, is_url
 
-__all__ = ["Database"]
+Storage = Database | PgDatabase
+
+
+def database_for(value: str | Path) -> Storage:
+    """The storage a database setting names: a `postgresql://user@host:port/db` URL, else a SQLite path
+    (or `:memory:`). Not opened yet: `await db.open()` connects and creates or migrates the schema."""
+    text = str(value)
+    return PgDatabase(text) if is_url(text) else Database(text)
+
+
+__all__ = ["Conflict", "Database", "PgDatabase", "Storage", "database_for", "is_url"]

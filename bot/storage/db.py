@@ -29,7 +29,7 @@ import logging
 import re
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager, suppress
 from importlib import resources
 from pathlib import Path
@@ -38,6 +38,7 @@ from typing import Any
 import aiosqlite
 
 from ..aio import finish as _finish
+from .errors import Conflict
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +98,8 @@ class Database:
     """Owns the connections. Use `transaction()` for writes and `read()` / `fetchone` / `fetchall` for reads."""
 
     READERS = 4  # read-only connections: reads in parallel on their own threads, none waits for the writer
+    dialect = "sqlite"
+    shared = False  # one process owns the file: what it read under a game's lock stays true until it writes
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
@@ -229,6 +232,9 @@ class Database:
                 # them all, and ROLLBACK TO names the most recent savepoint, i.e. the failing member's own.
                 await _finish(conn.execute("BEGIN IMMEDIATE" if first else "SAVEPOINT host_tx"))
                 yield conn
+            except sqlite3.IntegrityError as exc:
+                await _finish(self._undo(conn, batch, first))
+                raise Conflict(str(exc)) from exc
             except BaseException:
                 await _finish(self._undo(conn, batch, first))
                 raise
@@ -258,6 +264,8 @@ class Database:
             conn = self.conn
             try:
                 cursor = await conn.execute(sql, tuple(params))
+            except sqlite3.IntegrityError as exc:
+                raise Conflict(str(exc)) from exc
             except asyncio.CancelledError:
                 with suppress(Exception):
                     await _finish(conn.execute_fetchall("SELECT 1"))
@@ -379,3 +387,26 @@ class Database:
                 "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+
+    async def meta_default(self, key: str, value: str) -> str:
+        """The key's value, set to `value` first if it has none."""
+        async with self.transaction() as conn:
+            await conn.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING", (key, value))
+            found = await fetch_one(conn, "SELECT value FROM meta WHERE key = ?", (key,))
+        assert found is not None
+        return str(found["value"])
+
+    # What several processes on one PostgreSQL need (bot/storage/pg.py); one process on a file needs none.
+
+    def on_notify(self, callback: Callable[[], None]) -> None:
+        """Another process committed outbox rows or timers: never, on a file only this process opens."""
+
+    @asynccontextmanager
+    async def lock(self, name: str) -> AsyncIterator[None]:
+        """Nothing else to wait for."""
+        yield
+
+    @asynccontextmanager
+    async def try_lock(self, name: str) -> AsyncIterator[bool]:
+        """Every target is this process's alone."""
+        yield True

@@ -42,9 +42,22 @@ async def queue_user(conn: Any, game_id: int, payload: dict[str, Any], now: floa
     )
 
 
-async def undelivered(conn: Any, limit: int = 500) -> list[OutboxRow]:
-    """Every row not delivered yet, oldest first, due or not (a target's rows keep their order)."""
-    found = await rows(conn, "SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?", (limit,))
+async def undelivered(conn: Any, limit: int = 500, posts: tuple[str, list[Any]] | None = None) -> list[OutboxRow]:
+    """Every row not delivered yet, oldest first, due or not (a target's rows keep their order).
+
+    `posts`: a condition on the game's row `g` (and its parameters) that a channel post or edit must meet
+    to be read, e.g. "this process holds its guild's shard": another process's posts piling up (that
+    process down) then never fill the batch of this one."""
+    if posts is None:
+        found = await rows(conn, "SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?", (limit,))
+    else:
+        condition, params = posts
+        found = await rows(
+            conn,
+            "SELECT o.* FROM outbox o LEFT JOIN games g ON g.id = o.game_id WHERE o.delivered_at IS NULL"
+            f" AND (o.target IN ('dm', 'user') OR g.guild_id IS NULL OR {condition}) ORDER BY o.id LIMIT ?",
+            (*params, limit),
+        )
     return [OutboxRow.from_row(r) for r in found]
 
 

@@ -1,16 +1,26 @@
 """The few ways repositories talk to a connection, so their SQL is written once.
 
 Every repository function takes the connection of the caller's transaction (or read) and uses only
-these helpers, with `?` placeholders and SQL that SQLite and PostgreSQL both accept.
+these helpers, with `?` placeholders and SQL that SQLite and PostgreSQL both accept (a PostgreSQL
+connection, bot/storage/pg.py `PgConn`, numbers the placeholders itself). Where the two differ, the
+SQL asks `dialect(conn)`. A broken uniqueness or foreign-key rule raises `Conflict` on both.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-Row = Any  # sqlite3.Row (a mapping by column name and a sequence)
+from .errors import Conflict
+
+Row = Any  # sqlite3.Row or asyncpg.Record: a mapping by column name and a sequence
+
+
+def dialect(conn: Any) -> str:
+    """"sqlite" or "postgres": which SQL the connection speaks."""
+    return str(getattr(conn, "dialect", "sqlite"))
 
 
 async def rows(conn: Any, sql: str, params: Iterable[Any] = ()) -> list[Row]:
@@ -27,19 +37,30 @@ async def row(conn: Any, sql: str, params: Iterable[Any] = ()) -> Row | None:
 
 async def run(conn: Any, sql: str, params: Iterable[Any] = ()) -> int:
     """One write statement; how many rows it changed."""
-    cursor = await conn.execute(sql, tuple(params))
+    try:
+        cursor = await conn.execute(sql, tuple(params))
+    except sqlite3.IntegrityError as exc:
+        raise Conflict(str(exc)) from exc
     return int(cursor.rowcount)
 
 
 async def insert(conn: Any, sql: str, params: Iterable[Any] = ()) -> int:
     """One INSERT; the new row's id."""
-    cursor = await conn.execute(sql, tuple(params))
+    if dialect(conn) == "postgres":
+        return int(await conn.insert(sql, tuple(params)))
+    try:
+        cursor = await conn.execute(sql, tuple(params))
+    except sqlite3.IntegrityError as exc:
+        raise Conflict(str(exc)) from exc
     return int(cursor.lastrowid)
 
 
 async def run_many(conn: Any, sql: str, params: Sequence[Sequence[Any]]) -> None:
     if params:
-        await conn.executemany(sql, [tuple(p) for p in params])
+        try:
+            await conn.executemany(sql, [tuple(p) for p in params])
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(str(exc)) from exc
 
 
 def dumps(value: Any) -> str:

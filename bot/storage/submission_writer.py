@@ -22,6 +22,7 @@ from typing import Any
 
 from ..aio import finish as _finish
 from .db import Database
+from .pg import PgDatabase
 from .submissions import guarded_upsert_sql, guarded_values
 
 log = logging.getLogger(__name__)
@@ -35,7 +36,7 @@ class SubmissionWriter:
 
     MAX_ROWS = 128  # 6 parameters a row, far below SQLite's limit; bigger batches gain nothing
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database | PgDatabase) -> None:
         self._db = db
         self._queue: list[_Item] = []
         self._task: asyncio.Task[None] | None = None  # drains what queued up while a batch was written
@@ -49,6 +50,11 @@ class SubmissionWriter:
         True once it is on disk; False if the decision moved on (nothing written).
         A cancelled caller still waits until its row's batch is over, so it never lets go of the game's
         lock with its write in flight."""
+        if self._db.dialect == "postgres":
+            # No batching: it saves SQLite's fsyncs; on PostgreSQL the caller's game lock holds a connection
+            # of its own (bot/storage/pg.py), and a batch written by another task could wait for a free one.
+            values = guarded_values(game_id, step, seat, move, user_id, now)
+            return await self._db.write_alone(guarded_upsert_sql(1, "postgres"), values) > 0
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[bool] = loop.create_future()
         settled: asyncio.Future[None] = loop.create_future()
@@ -96,7 +102,7 @@ class SubmissionWriter:
     async def _write(self, batch: list[_Item]) -> None:
         params = [value for values, _, _ in batch for value in values]
         try:
-            written = await self._db.write_alone(guarded_upsert_sql(len(batch)), params)
+            written = await self._db.write_alone(guarded_upsert_sql(len(batch), self._db.dialect), params)
         except Exception as exc:
             if len(batch) > 1:
                 log.warning("a batch of %d submissions failed (%s); writing them one by one", len(batch), exc)

@@ -29,13 +29,16 @@ async def forget(conn: Any, game_id: int) -> None:
 
 
 @lru_cache(maxsize=64)
-def guarded_upsert_sql(n: int) -> str:
-    """Insert or replace `n` submissions, each only if its game is running at its step."""
-    values = ", ".join(["(?, ?, ?, ?, ?, ?)"] * n)
+def guarded_upsert_sql(n: int, dialect: str = "sqlite") -> str:
+    """Insert or replace `n` submissions, each only if its game is running at its step. PostgreSQL types
+    a VALUES list's parameters from the list itself, so there each one says its type."""
+    typed = "(?::bigint, ?::bigint, ?::text, ?::text, ?::bigint, ?::float8)"
+    one = typed if dialect == "postgres" else "(?, ?, ?, ?, ?, ?)"
+    values = ", ".join([one] * n)
     return (
         "INSERT INTO submissions(game_id, step, seat, move_json, user_id, at)"
         f" SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6 FROM (VALUES {values}) AS v"
-        f" WHERE EXISTS (SELECT 1 FROM games WHERE games.id = v.column1 AND games.step = v.column2"
+        " WHERE EXISTS (SELECT 1 FROM games WHERE games.id = v.column1 AND games.step = v.column2"
         f" AND games.status = '{RUNNING}')"
         " ON CONFLICT(game_id, step, seat) DO UPDATE SET move_json = excluded.move_json,"
         " user_id = excluded.user_id, at = excluded.at"

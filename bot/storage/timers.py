@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from .models import TimerRow
-from .sql import insert, marks, row, rows, run
+from .sql import dialect, insert, marks, row, rows, run
+
+LEASE = 30.0  # seconds a claim on a due timer lasts: a killed process's timers fire again after it
 
 
 async def add_timer(conn: Any, game_id: int, kind: str, step: int, due_at: float, clock: str | None = None) -> int:
@@ -37,12 +39,16 @@ async def next_due(conn: Any, now: float) -> float | None:
     return None if found is None or found["at"] is None else float(found["at"])
 
 
-async def delete_timer(conn: Any, timer_id: int) -> None:
-    await run(conn, "DELETE FROM timers WHERE id = ?", (timer_id,))
+async def delete_timer(conn: Any, timer_id: int) -> bool:
+    """False when it was gone already."""
+    return await run(conn, "DELETE FROM timers WHERE id = ?", (timer_id,)) > 0
 
 
 async def postpone_timer(conn: Any, timer_id: int, due_at: float) -> None:
-    await run(conn, "UPDATE timers SET due_at = ?, attempts = attempts + 1 WHERE id = ?", (due_at, timer_id))
+    sql = "UPDATE timers SET due_at = ?, attempts = attempts + 1"
+    if dialect(conn) == "postgres":
+        sql += ", claimed_by = NULL, claimed_until = NULL"
+    await run(conn, sql + " WHERE id = ?", (due_at, timer_id))
 
 
 async def move_timer(conn: Any, timer_id: int, due_at: float) -> None:
@@ -50,18 +56,47 @@ async def move_timer(conn: Any, timer_id: int, due_at: float) -> None:
     await run(conn, "UPDATE timers SET due_at = ? WHERE id = ?", (due_at, timer_id))
 
 
-_SAME = "id = ? AND game_id = ? AND kind = ? AND step = ? AND clock IS ?"
+# COALESCE rather than `clock IS ?`: PostgreSQL takes IS only before NULL, TRUE or FALSE.
+_SAME = "id = ? AND game_id = ? AND kind = ? AND step = ? AND COALESCE(clock, '') = ?"
 
 
 def _same(timer: TimerRow) -> tuple[Any, ...]:
-    return (timer.id, timer.game_id, timer.kind, timer.step, timer.clock)
+    return (timer.id, timer.game_id, timer.kind, timer.step, timer.clock or "")
 
 
-async def delete_fired(conn: Any, timer: TimerRow) -> None:
+async def delete_fired(conn: Any, timer: TimerRow) -> bool:
     """Delete a timer that fired, only if its row is still that timer: SQLite reuses the id of a deleted
     row, and a new timer (e.g. the next decision's) may have taken it while the handler ran."""
-    await run(conn, f"DELETE FROM timers WHERE {_SAME}", _same(timer))
+    return await run(conn, f"DELETE FROM timers WHERE {_SAME}", _same(timer)) > 0
 
 
 async def postpone_fired(conn: Any, timer: TimerRow, due_at: float) -> None:
-    await run(conn, f"UPDATE timers SET due_at = ?, attempts = attempts + 1 WHERE {_SAME}", (due_at, *_same(timer)))
+    sql = "UPDATE timers SET due_at = ?, attempts = attempts + 1"
+    if dialect(conn) == "postgres":
+        sql += ", claimed_by = NULL, claimed_until = NULL"
+    await run(conn, f"{sql} WHERE {_SAME}", (due_at, *_same(timer)))
+
+
+async def claim_due(conn: Any, now: float, limit: int, by: str) -> list[TimerRow]:
+    """On a database shared by several processes: claim (for `LEASE` seconds) the due timers nobody else
+    holds a live claim on, skipping rows another process is claiming right now. Each due timer is thus
+    fired by one process; one whose process was killed is claimed again once its lease is over."""
+    found = await rows(
+        conn,
+        "UPDATE timers SET claimed_by = ?, claimed_until = ? WHERE id IN (SELECT id FROM timers"
+        " WHERE due_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY due_at, id LIMIT ?"
+        " FOR UPDATE SKIP LOCKED) RETURNING *",
+        (by, now + LEASE, now, now, limit),
+    )
+    return sorted((TimerRow.from_row(r) for r in found), key=lambda t: (t.due_at, t.id))
+
+
+async def next_wake(conn: Any, now: float) -> float | None:
+    """When the next timer falls due, or a claim on a due one lapses (shared database)."""
+    found = await row(
+        conn,
+        "SELECT MIN(CASE WHEN due_at > ? THEN due_at ELSE claimed_until END) AS at FROM timers"
+        " WHERE due_at > ? OR claimed_until >= ?",
+        (now, now, now),
+    )
+    return None if found is None or found["at"] is None else float(found["at"])

@@ -155,6 +155,7 @@ def test_without_quiet_voice_discord_py_warns() -> None:
 # ---- the ready line and the invite link -----------------------------------------------------------
 
 
+@pytest.mark.sqlite_file
 async def test_the_ready_line(tmp_path: Path, caplog) -> None:
     from tests.fakediscord import FakeDiscord
 

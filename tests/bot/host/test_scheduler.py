@@ -1,4 +1,5 @@
-"""The timer dispatcher: persisted timers, early wake-up, and a failing timer that hurts nobody else."""
+"""The timer dispatcher: persisted timers, early wake-up, and a failing timer that hurts nobody else
+(on SQLite, and on PostgreSQL where it claims each due timer first)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,15 @@ from pathlib import Path
 import pytest
 
 from bot.host.scheduler import Scheduler
+from bot.storage import Storage, database_for
 from bot.storage import timers as timers_repo
 from bot.storage.db import Database
 from bot.storage.models import TimerRow
 from tests.support import rows
 
 
-async def make_db(path: Path) -> Database:
-    db = Database(path)
+async def make_db(setting: str | Path) -> Storage:
+    db = database_for(setting)
     await db.open()
     async with db.transaction() as conn:
         await rows.games(conn, [1, 2])
@@ -24,8 +26,8 @@ async def make_db(path: Path) -> Database:
 
 
 @pytest.fixture
-async def db(tmp_path: Path):  # type: ignore[no-untyped-def]
-    database = await make_db(tmp_path / "t.db")
+async def db(db_setting: str):  # type: ignore[no-untyped-def]
+    database = await make_db(db_setting)
     schedulers: list[Scheduler] = []
     database.schedulers = schedulers  # type: ignore[attr-defined]
     try:

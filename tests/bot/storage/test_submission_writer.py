@@ -92,7 +92,7 @@ async def test_a_bad_row_fails_alone(db: Database, tmp_path: Path) -> None:
         *(writer.put_if_open(g, 5, "p1", _move(g), None, 1.0) for g in range(6, 10)),
         return_exceptions=True,
     )
-    assert [type(r).__name__ for r in results] == ["bool"] * 4 + ["IntegrityError"] + ["bool"] * 4
+    assert [type(r).__name__ for r in results] == ["bool"] * 4 + ["Conflict"] + ["bool"] * 4
     assert all(r is True for i, r in enumerate(results) if i != 4)
     assert set(_stored(tmp_path / "w.db")) == {(g, "p1") for g in range(1, 10) if g != 5}
 

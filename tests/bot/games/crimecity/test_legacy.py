@@ -14,6 +14,8 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bot.host import Host
 from bot.storage.db import Database
 from rules.contract import replay_record
@@ -76,6 +78,7 @@ async def test_every_game_replays_to_its_snapshot_after_the_migration(tmp_path: 
         await db.close()
 
 
+@pytest.mark.sqlite_file
 async def test_a_game_in_progress_continues_in_the_bot(tmp_path: Path) -> None:
     from bot import Settings, create_bot
 

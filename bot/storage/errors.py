@@ -1,0 +1,8 @@
+"""Errors both storage backends raise the same way, so the host never names a driver's exception."""
+
+from __future__ import annotations
+
+
+class Conflict(Exception):
+    """A write broke a uniqueness or foreign-key rule (a second active game in a channel, a second
+    open season, ...): nothing of the statement was written."""
