@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -25,17 +27,23 @@ async def make_db(setting: str | Path) -> Storage:
     return db
 
 
-@pytest.fixture
-async def db(db_setting: str):  # type: ignore[no-untyped-def]
-    database = await make_db(db_setting)
+@asynccontextmanager
+async def opened(setting: str | Path) -> AsyncIterator[Storage]:
+    database = await make_db(setting)
     schedulers: list[Scheduler] = []
-    database.schedulers = schedulers  # type: ignore[attr-defined]
+    database.schedulers = schedulers  # type: ignore[union-attr]
     try:
         yield database
     finally:  # even when an assertion failed: no task or connection outlives the test
         for s in schedulers:
             await s.stop()
         await database.close()
+
+
+@pytest.fixture
+async def db(db_setting: str):  # type: ignore[no-untyped-def]
+    async with opened(db_setting) as database:
+        yield database
 
 
 def scheduler_for(db: Database, handler) -> Scheduler:  # type: ignore[no-untyped-def]
@@ -99,9 +107,15 @@ async def test_an_earlier_timer_wakes_the_sleeping_dispatcher(db: Database) -> N
     assert fired == [2]
 
 
-async def test_a_timer_that_took_the_id_of_one_firing_survives_its_end(db: Database) -> None:
+async def test_a_timer_that_took_the_id_of_one_firing_survives_its_end(tmp_path: Path) -> None:
     """SQLite reuses a deleted row's id: a new timer added while an old one's handler ran (the next
-    decision's, say) may get the old id. The old handler's end must not delete the new timer."""
+    decision's, say) may get the old id. The old handler's end must not delete the new timer.
+    (SQLite only: PostgreSQL's ids come from a sequence and are never reused.)"""
+    async with opened(tmp_path / "timers.db") as db:
+        await _a_timer_that_took_the_id(db)
+
+
+async def _a_timer_that_took_the_id(db: Storage) -> None:
     async with db.transaction() as conn:
         old = await timers_repo.add_timer(conn, 1, "computer", 1, time.time() - 1, clock="p3")
     release = asyncio.Event()
