@@ -41,15 +41,22 @@ def custom_id(part: str, game_id: int) -> str:
 def view(parts: list[str] | tuple[str, ...], game_id: int) -> discord.ui.View:
     """A persistent view of the host's buttons, in the order given."""
     out = discord.ui.View(timeout=None)
+    _add_host_buttons(out, parts, game_id)
+    return out
+
+
+def _add_host_buttons(
+    out: discord.ui.View, parts: list[str] | tuple[str, ...], game_id: int, row: int | None = None
+) -> None:
     for part in parts:
         if part in LABELS:
             button: discord.ui.Button[Any] = discord.ui.Button(
                 label=LABELS[part],
                 style=STYLES.get(part, discord.ButtonStyle.secondary),
                 custom_id=custom_id(part, game_id),
+                row=row,
             )
             out.add_item(HostButton(button, part, game_id))
-    return out
 
 
 def answers_view(labels: list[str], step: int, parts: list[str], game_id: int) -> discord.ui.View:
@@ -64,16 +71,7 @@ def answers_view(labels: list[str], step: int, parts: list[str], game_id: int) -
             row=i // 5,
         )
         out.add_item(AnswerButton(button, game_id, step, i))
-    row = (len(shown) + 4) // 5
-    for part in parts:
-        if part in LABELS:
-            host_button: discord.ui.Button[Any] = discord.ui.Button(
-                label=LABELS[part],
-                style=STYLES.get(part, discord.ButtonStyle.secondary),
-                custom_id=custom_id(part, game_id),
-                row=row,
-            )
-            out.add_item(HostButton(host_button, part, game_id))
+    _add_host_buttons(out, parts, game_id, row=(len(shown) + 4) // 5)
     return out
 
 

@@ -39,6 +39,7 @@ import aiosqlite
 
 from ..aio import finish as _finish
 from .errors import Conflict
+from .meta import MetaStore
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ class _Batch:
         self.members = 0
 
 
-class Database:
+class Database(MetaStore):
     """Owns the connections. Use `transaction()` for writes and `read()` / `fetchone` / `fetchall` for reads."""
 
     READERS = 4  # read-only connections: reads in parallel on their own threads, none waits for the writer
@@ -376,25 +377,6 @@ class Database:
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         async with self._reading() as conn:
             return list(await conn.execute_fetchall(sql, tuple(params)))
-
-    async def get_meta(self, key: str) -> str | None:
-        row = await self.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
-        return None if row is None else row["value"]
-
-    async def set_meta(self, key: str, value: str) -> None:
-        async with self.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
-
-    async def meta_default(self, key: str, value: str) -> str:
-        """The key's value, set to `value` first if it has none."""
-        async with self.transaction() as conn:
-            await conn.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING", (key, value))
-            found = await fetch_one(conn, "SELECT value FROM meta WHERE key = ?", (key,))
-        assert found is not None
-        return str(found["value"])
 
     # What several processes on one PostgreSQL need (bot/storage/pg.py); one process on a file needs none.
 

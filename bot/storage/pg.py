@@ -33,6 +33,7 @@ import asyncpg
 
 from ..aio import finish as _finish
 from .errors import Conflict
+from .meta import MetaStore
 from .pgsql import numbered, rowcount
 
 log = logging.getLogger(__name__)
@@ -137,7 +138,7 @@ class PgConn:
             raise Conflict(str(exc)) from exc
 
 
-class PgDatabase:
+class PgDatabase(MetaStore):
     """A pool of connections to one PostgreSQL database, shared with other bot processes."""
 
     dialect = "postgres"
@@ -364,21 +365,3 @@ class PgDatabase:
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[asyncpg.Record]:
         async with self.reader() as conn:
             return await conn.execute_fetchall(sql, tuple(params))
-
-    async def get_meta(self, key: str) -> str | None:
-        row = await self.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
-        return None if row is None else str(row["value"])
-
-    async def set_meta(self, key: str, value: str) -> None:
-        async with self.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
-
-    async def meta_default(self, key: str, value: str) -> str:
-        """The key's value, set to `value` first if it has none (the first of several processes wins)."""
-        async with self.transaction() as conn:
-            await conn.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING", (key, value))
-            found = await conn.execute_fetchall("SELECT value FROM meta WHERE key = ?", (key,))
-        return str(found[0]["value"])
