@@ -81,6 +81,7 @@ async def computer_timers(t: Table) -> dict[str, float]:
     return {r["clock"]: r["due_at"] for r in rows}
 
 
+@pytest.mark.sqlite_file  # moves the timers in the file while the bot is down
 async def test_the_last_member_in_brings_the_computers_forward_and_a_restart_keeps_them(table: Table) -> None:
     t = table
     await lobby_of_two(t)
