@@ -51,14 +51,17 @@ def version() -> str:
 
 
 def parser() -> argparse.ArgumentParser:
-    settings = "\n".join(f"  {s.name:<22} {s.describe()}" for s in SETTINGS)
+    width = max(len(s.name) for s in SETTINGS)
+    settings = "\n".join(f"  {s.name:<{width}} {s.describe()}" for s in SETTINGS)
     p = _Parser(
         prog="python -m bot",
         description="Run the Discord bot (every game of rules/registry.py) until SIGTERM or Ctrl-C.",
         epilog=(
             "settings (environment variables, or a .env file in the working directory or above it):\n"
             f"{settings}\n\n"
-            "exit status: 0 after a clean stop, 1 when Discord cannot be reached, 2 for a settings problem.\n"
+            "exit status: 0 after a clean stop, 1 when Discord cannot be reached, 2 for a settings problem.\n\n"
+            "python -m bot migrate-db --from sqlite:PATH --to postgresql://...  copies a SQLite database (games\n"
+            "in progress too) into an empty PostgreSQL one; see its --help.\n"
             "See docs/operations.md."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,

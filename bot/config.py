@@ -30,7 +30,8 @@ SETTINGS = (
     Setting(
         "CRIMECITY_DB",
         DEFAULT_DB,
-        "the SQLite file of every game, relative to the working directory; its folder must be writable",
+        "the SQLite file of every game (relative to the working directory; its folder must be writable), or a"
+        " postgresql://user@host:port/db URL shared by several processes",
     ),
     Setting("LOG_LEVEL", "INFO", "one of " + ", ".join(LOG_LEVELS) + "; DEBUG logs every Discord payload, secrets too"),
     Setting("COMMAND_SYNC", "global", "where to register the slash commands: global, guild:<server id> or off"),
