@@ -67,6 +67,9 @@ async def test_two_processes_at_once_each_post_their_shards_boards_once(
             reply = await t.cmd(t.players[n], "draft", dm=t is south, bid=0, roles=role, characters=char)
             assert "recorded" in reply.text(), reply.text()
     await fd.wait_for(lambda: count(north, DRAFT_DONE) == 1 and count(south, DRAFT_DONE) == 1, timeout=20)
+    # and each player's DM of the draft (what they drew), sent by either process
+    await fd.wait_for(lambda: all(fd.dms(t.players[n]) for t in (north, south) for n in NAMES), timeout=20)
+    await fd.settle(quiet=0.5, timeout=20)
 
     dms_before = {t.guild.name: {n: len(fd.dms(t.players[n])) for n in NAMES} for t in (north, south)}
     for t in (north, south):
