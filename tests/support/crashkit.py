@@ -262,7 +262,7 @@ class CrashWorld:
                 task.cancel()
             with contextlib.suppress(BaseException):
                 reply = await task
-                if "recorded" in reply.text():
+                if acknowledged(reply.text()):
                     self.acked.setdefault(key, {})[n] = plan[n][1]
                     self.figures.acked += 1
             if n not in self.acked.get(key, {}):
@@ -453,6 +453,11 @@ class CrashWorld:
         self.check()
         await self._after_phase()
         return elapsed
+
+
+def acknowledged(text: str) -> bool:
+    """The player was told their submission is recorded ("... so it was not recorded" is a refusal)."""
+    return "recorded" in text and "not recorded" not in text
 
 
 def game_of(row: sqlite3.Row) -> dict[str, Any]:

@@ -31,9 +31,10 @@ from typing import Any, TypeVar
 import asyncpg
 
 from tests.fakediscord import FakeDiscord
-from tests.support.crashkit import ROOT, CrashWorld, Figures
+from tests.support.crashkit import ROOT, CrashWorld, Figures, acknowledged
 
 T = TypeVar("T")
+CHANGE_OF_MIND = 0.3  # share of a round's submitters who send a second, other submission at once
 LEASE = "2"  # seconds a due timer's claim lasts in these processes: a killed one's timers fire again soon
 
 
@@ -43,12 +44,15 @@ class FleetFigures(Figures):
     steps_resolved_twice: int = 0
     kills_in_flight: int = 0  # kills while a submission sent to the killed process was unanswered
     games_started: int = 0
+    changes_of_mind: int = 0  # second submissions acknowledged (racing the resolution the fifth one started)
+    refused_late: int = 0  # second submissions refused because the round had just resolved
 
     def line(self) -> str:
         return (
             f"{self.processes} processes on one PostgreSQL: {self.kills} SIGKILLs ({self.kills_in_recovery} during "
             f"restart recovery, {self.kills_in_flight} with a submission to the killed one unanswered), "
-            f"{self.restarts} restarts, {self.acked} acknowledged submissions, {self.lost} lost, "
+            f"{self.restarts} restarts, {self.acked} acknowledged submissions ({self.changes_of_mind} changes of mind, "
+            f"{self.refused_late} more refused as the round had resolved), {self.lost} lost, "
             f"{self.recorded_unacked} recorded but unacknowledged, {self.phases_resolved} phases resolved, "
             f"{self.steps_resolved_twice} steps resolved twice, {self.games_finished} of {self.games_started} games "
             f"finished, {self.duplicate_posts} duplicate posts, {self.duplicate_dms} duplicate DMs, "
@@ -92,6 +96,8 @@ class Lane(CrashWorld):
         self.shard = shard
         self.route: dict[str, int] = {}  # player -> the process their submission in flight went to
         self.steps_twice = 0  # over this server's games, recounted at each check
+        self.second: dict[str, Any] = {}  # player -> their change of mind, while it is unanswered
+        self.changes = self.refused_late = 0
 
     def query(self, sql: str, args: tuple = ()) -> list[Any]:
         return self.fleet.reader.query(sql, args)
@@ -122,18 +128,73 @@ class Lane(CrashWorld):
         return 0 if dm else self.shard
 
     def launch(self, game: dict[str, Any]) -> tuple[Any, dict[str, tuple[dict[str, Any], Any]], dict[str, Any]]:
+        """Everyone owing a submission submits, half of them by DM (through shard 0's process); in a round,
+        some change their mind at once (a second, other submission as soon as the first is answered),
+        racing the resolution the last one in starts, maybe in another process."""
         key = (game["id"], "draft" if game["status"] == "draft" else game["round"])
         plan = self.plan(game)
         command = "draft" if game["status"] == "draft" else "act"
         tasks: dict[str, Any] = {}
-        self.route = {}
-        for n, (opts, _) in plan.items():
+        self.route, self.second = {}, {}
+        for n, (opts, want) in plan.items():
             dm = self.rng.random() < 0.5  # through shard 0's process, whatever server the game is in
-            channel = self.fd.dm_channel(self.players[n]) if dm else self.chan
             self.route[n] = self.process_for(dm)
-            reply = self.fd.slash(self.players[n], channel, f"crimecity {command}", timeout=10, **opts)
-            tasks[n] = asyncio.create_task(reply)
+            again = None
+            if command == "act" and self.rng.random() < CHANGE_OF_MIND:
+                again = self.plan_one(game, n)
+            tasks[n] = asyncio.create_task(self._submit(key, n, dm, command, (opts, want), again))
         return key, plan, tasks
+
+    def plan_one(self, game: dict[str, Any], name: str) -> tuple[dict[str, Any], Any] | None:
+        """Another legal submission for `name` in this round (None if the first pick is all there is)."""
+        saved = self.acked.pop((game["id"], game["round"]), None)
+        try:
+            return self.plan(game).get(name)
+        finally:
+            if saved is not None:
+                self.acked[(game["id"], game["round"])] = saved
+
+    async def _submit(
+        self, key: Any, name: str, dm: bool, command: str, first: tuple[dict[str, Any], Any], again: Any
+    ) -> None:
+        channel = self.fd.dm_channel(self.players[name]) if dm else self.chan
+        for opts, want in [first] + ([again] if again else []):
+            if opts is not first[0]:
+                self.second[name] = (key, want)  # in flight: if the process dies now, either one may be stored
+            reply = await self.fd.slash(self.players[name], channel, f"crimecity {command}", timeout=10, **opts)
+            self.second.pop(name, None)
+            text = reply.text()
+            if opts is not first[0]:
+                self.changes += acknowledged(text)
+                self.refused_late += "was resolved just before" in text
+            if not acknowledged(text):
+                return
+            found = re.match(r"Round (\d+) actions recorded", text)
+            # a change of mind answered after the round resolved counts for the round it was taken for
+            phase = key if found is None else (key[0], int(found.group(1)))
+            self.acked.setdefault(phase, {})[name] = want
+            self.figures.acked += 1
+
+    async def collect(self, key: Any, plan: dict[str, tuple[dict[str, Any], Any]], tasks: dict[str, Any]) -> None:
+        self.unacked = {}
+        for n, task in tasks.items():
+            if not task.done():
+                task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+            if n not in self.acked.get(key, {}):
+                self.unacked[(key, n)] = plan[n][1]
+
+    def count_recorded_unacked(self) -> None:
+        """Also: a change of mind whose answer never came may be what is stored (for this round, or the next)."""
+        super().count_recorded_unacked()
+        for n, ((game_id, rnd), want) in self.second.items():
+            for phase in (rnd, rnd + 1):
+                if self.stored(game_id, phase, n) == want:
+                    self.acked.setdefault((game_id, phase), {})[n] = want
+                    self.figures.recorded_unacked += 1
+                    break
+        self.second = {}
 
 
 class Fleet:
@@ -287,6 +348,8 @@ class Fleet:
         for name in ("acked", "lost", "recorded_unacked", "duplicate_posts", "duplicate_dms", "replay_mismatches"):
             setattr(f, name, sum(getattr(lane.figures, name) for lane in self.lanes))
         f.steps_resolved_twice = sum(lane.steps_twice for lane in self.lanes)
+        f.changes_of_mind = sum(lane.changes for lane in self.lanes)
+        f.refused_late = sum(lane.refused_late for lane in self.lanes)
         f.games_started = sum(len(lane.game_start) for lane in self.lanes)
         f.games_finished = sum(len(lane.checked_games) for lane in self.lanes)
         f.phases_resolved = self.reader.query(
@@ -314,12 +377,16 @@ async def run(
             try:
                 await fleet.start_all()
                 window = max(0.2, await fleet.measure())
-                shown = 0
+                shown = told = 0
                 while fleet.figures.kills < kills:
                     await fleet.step(window)
                     if progress and fleet.figures.kills // 20 > shown:
                         shown = fleet.figures.kills // 20
                         print(fleet.figures.line(), flush=True)
+                    if progress and len(fleet.figures.problems) > told:
+                        for problem in fleet.figures.problems[told:]:
+                            print(f"PROBLEM after {fleet.figures.kills} kills: {problem}", flush=True)
+                        told = len(fleet.figures.problems)
                 await fleet.finish()
             finally:
                 await fleet.stop()
