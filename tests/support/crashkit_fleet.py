@@ -102,6 +102,10 @@ class Lane(CrashWorld):
     def query(self, sql: str, args: tuple = ()) -> list[Any]:
         return self.fleet.reader.query(sql, args)
 
+    def check(self) -> None:
+        self.figures.lost = 0  # each acknowledged submission found missing counts once, not at every check
+        super().check()
+
     def check_integrity(self) -> None:
         """No step resolved twice in this server's games (the SQLite file check has no meaning here)."""
         rows = self.query(

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.fakediscord import FakeDiscord
+from tests.support.crashkit import acknowledged
 from tests.support.crashkit_fleet import Fleet
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.timeout(300)]
@@ -39,3 +40,15 @@ async def test_sigkill_any_of_two_processes_on_one_postgresql(tmp_path: Path, pg
     assert fleet.killed[0] >= 1 and fleet.killed[1] >= 1, fleet.killed
     shards: Any = {s for s in fd.gateway.identified_shards if s is not None}
     assert shards == {(0, 2), (1, 2)}
+
+
+def test_a_refusal_after_the_round_resolved_is_no_acknowledgement() -> None:
+    # the harness once counted this answer (to a player resubmitting as the round resolved) as "recorded",
+    # then reported the earlier, stored submission as an acknowledged one lost
+    refused = (
+        "Round 3 was resolved just before your command arrived, so it was not recorded. "
+        "Look at the new board and submit again."
+    )
+    assert not acknowledged(refused)
+    assert acknowledged("Round 3 actions recorded:\n- `move`\nYou can replace them until the round resolves.")
+    assert acknowledged("Draft submission recorded: bid **2** of your 6 garnets.")
