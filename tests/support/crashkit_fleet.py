@@ -73,7 +73,7 @@ class PgReader:
     def _call(self, coro: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(30)
 
-    def query(self, sql: str, args: tuple = ()) -> list[Any]:
+    def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         numbers = itertools.count(1)
         return self._call(self.conn.fetch(re.sub(r"\?", lambda _: f"${next(numbers)}", sql), *args))
 
@@ -99,7 +99,7 @@ class Lane(CrashWorld):
         self.second: dict[str, Any] = {}  # player -> their change of mind, while it is unanswered
         self.changes = self.refused_late = 0
 
-    def query(self, sql: str, args: tuple = ()) -> list[Any]:
+    def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         return self.fleet.reader.query(sql, args)
 
     def check(self) -> None:
