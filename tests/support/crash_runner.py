@@ -1,6 +1,10 @@
 """Test-only entry: run the real bot in its own process against a fake Discord on 127.0.0.1.
 
-    python -m tests.support.crash_runner DB API_BASE GATEWAY_URL TOKEN
+    python -m tests.support.crash_runner DB API_BASE GATEWAY_URL TOKEN [SHARD_COUNT SHARD_ID]
+
+DB is a SQLite path or a postgresql:// URL; with SHARD_COUNT and SHARD_ID the process holds that one
+shard (several such processes share one PostgreSQL). CRIMECITY_TEST_TIMER_LEASE=seconds shortens the
+claim on a due timer (30 s in the bot), so the timers a killed process had claimed fire again sooner.
 
 It points discord.py at the fake (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY), removes the two
 waits the fake's `fast` mode removes, and runs `bot.__main__.serve` (the code `python -m bot` runs,
@@ -22,17 +26,26 @@ import discord.http
 import yarl
 
 KILL_AT_END = "CRIMECITY_TEST_KILL_AT_END"
+TIMER_LEASE = "CRIMECITY_TEST_TIMER_LEASE"
 
 
 def main(argv: list[str]) -> int:
-    db, api_base, gateway_url, token = argv
+    db, api_base, gateway_url, token = argv[:4]
+    shards: dict[str, Any] = {}
+    if len(argv) == 6:
+        shards = {"shard_count": int(argv[4]), "shard_ids": [int(argv[5])]}
     discord.http.Route.BASE = api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot import Settings, create_bot
     from bot.__main__ import serve
 
-    client = create_bot(db, Settings(command_sync="global"))
+    lease = os.environ.get(TIMER_LEASE)
+    if lease:
+        import bot.storage.timers
+
+        bot.storage.timers.LEASE = float(lease)
+    client = create_bot(db, Settings(command_sync="global"), **shards)
     client._connection.guild_ready_timeout = 0.02
 
     async def no_wait(shard_id: int | None, initial: bool = False) -> None:

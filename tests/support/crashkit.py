@@ -1,9 +1,10 @@
 """Kill the bot process at random moments while five players submit and rounds resolve, then check
 that nothing acknowledged was lost and nothing was resolved or sent twice.
 
-Used by tests/test_reliability_crash.py (a handful of kills) and bench/crash_kill.py (hundreds).
+Used by tests/bot/reliability/test_crash.py (a handful of kills) and bench/crash_kill.py (hundreds).
 The fake Discord runs in this process; the bot runs in a subprocess (tests/support/crash_runner.py) against
-it and its SQLite file, and is stopped with SIGKILL (or SIGTERM for a clean shutdown).
+it and its SQLite file, and is stopped with SIGKILL (or SIGTERM for a clean shutdown). `run(...,
+processes=N)` runs N such processes on one PostgreSQL instead (tests/support/crashkit_fleet.py).
 """
 
 from __future__ import annotations
@@ -64,12 +65,21 @@ class Figures:
 class CrashWorld:
     """One fake server, one channel, a host, five players, and the bot as a separate process."""
 
-    def __init__(self, fd: FakeDiscord, db_path: Path, log_path: Path, seed: int = 0) -> None:
+    def __init__(
+        self,
+        fd: FakeDiscord,
+        db_path: Path,
+        log_path: Path,
+        seed: int = 0,
+        *,
+        guild_name: str = "Crime Club",
+        shard: int | None = None,
+    ) -> None:
         self.fd = fd
         self.db_path = db_path
         self.log_path = log_path
         self.rng = random.Random(seed)
-        self.guild = fd.add_guild("Crime Club")
+        self.guild = fd.add_guild(guild_name, shard=shard)
         self.chan = self.guild.add_text_channel("crime-city")
         self.host = self.guild.add_member("hosty", manage_guild=True)
         self.players = {n: self.guild.add_member(n) for n in NAMES}
@@ -140,11 +150,15 @@ class CrashWorld:
             conn.close()
 
     def current_game(self) -> dict[str, Any] | None:
-        rows = self.query(f"SELECT * FROM games WHERE status IN {ACTIVE} ORDER BY id DESC LIMIT 1")
+        rows = self.query(
+            f"SELECT * FROM games WHERE channel_id = ? AND status IN {ACTIVE} ORDER BY id DESC LIMIT 1", (self.chan.id,)
+        )
         return game_of(rows[0]) if rows else None
 
     def latest_game(self) -> dict[str, Any]:
-        return game_of(self.query("SELECT * FROM games ORDER BY id DESC LIMIT 1")[0])
+        return game_of(
+            self.query("SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (self.chan.id,))[0]
+        )
 
     async def idle(self, timeout: float = 20) -> None:
         """No message waiting in the outbox, no timer due, and the fake heard nothing for a while."""
@@ -224,22 +238,31 @@ class CrashWorld:
 
     async def submit_all(self, game: dict[str, Any], kill_after: float | None) -> None:
         """Everyone without an acknowledged submission submits at once; SIGKILL after `kill_after` s."""
-        key = (game["id"], "draft" if game["status"] == "draft" else game["round"])
-        plan = self.plan(game)
-        command = "draft" if game["status"] == "draft" else "act"
-        tasks = {n: asyncio.create_task(self.cmd(self.players[n], command, **opts)) for n, (opts, _) in plan.items()}
+        key, plan, tasks = self.launch(game)
         if kill_after is None:
             await asyncio.gather(*tasks.values(), return_exceptions=True)
         else:
             await asyncio.sleep(kill_after)
             await self.kill()
+        await self.collect(key, plan, tasks)
+
+    def launch(self, game: dict[str, Any]) -> tuple[Any, dict[str, tuple[dict[str, Any], Any]], dict[str, Any]]:
+        """Start everyone's submission: (phase key, plan, name -> task answering with the reply)."""
+        key = (game["id"], "draft" if game["status"] == "draft" else game["round"])
+        plan = self.plan(game)
+        command = "draft" if game["status"] == "draft" else "act"
+        tasks = {n: asyncio.create_task(self.cmd(self.players[n], command, **opts)) for n, (opts, _) in plan.items()}
+        return key, plan, tasks
+
+    async def collect(self, key: Any, plan: dict[str, tuple[dict[str, Any], Any]], tasks: dict[str, Any]) -> None:
+        """Note the acknowledged submissions; the unanswered ones are cancelled (their process died)."""
         self.unacked = {}
         for n, task in tasks.items():
             if not task.done():
                 task.cancel()
             with contextlib.suppress(BaseException):
                 reply = await task
-                if "recorded" in reply.text():
+                if acknowledged(reply.text()):
                     self.acked.setdefault(key, {})[n] = plan[n][1]
                     self.figures.acked += 1
             if n not in self.acked.get(key, {}):
@@ -300,9 +323,7 @@ class CrashWorld:
     def check(self) -> None:
         """After a restart, once idle: nothing acknowledged lost, nothing done twice, the file is sound."""
         f = self.figures
-        if self.query("PRAGMA integrity_check")[0][0] != "ok":
-            f.integrity_failures += 1
-            self.problem("integrity_check failed")
+        self.check_integrity()
         for (game_id, phase), done in self.acked.items():
             for n, want in done.items():
                 got = self.stored(game_id, phase, n)
@@ -313,6 +334,11 @@ class CrashWorld:
         for game_id in self.game_start:
             self._check_messages(game_id)
         f.nonce_replays = len(self.fd.api.nonce_replays)
+
+    def check_integrity(self) -> None:
+        if self.query("PRAGMA integrity_check")[0][0] != "ok":
+            self.figures.integrity_failures += 1
+            self.problem("integrity_check failed")
 
     def _game_posts(self, game_id: int) -> list[str]:
         start, _ = self.game_start[game_id]
@@ -429,6 +455,11 @@ class CrashWorld:
         return elapsed
 
 
+def acknowledged(text: str) -> bool:
+    """The player was told their submission is recorded ("... so it was not recorded" is a refusal)."""
+    return "recorded" in text and "not recorded" not in text
+
+
 def game_of(row: sqlite3.Row) -> dict[str, Any]:
     """A game row as the scenario needs it: its phase in Crime City's words, its round and round state."""
     from rules.crimecity.game import GAME
@@ -441,7 +472,20 @@ def game_of(row: sqlite3.Row) -> dict[str, Any]:
     return {"id": row["id"], "status": status, "round": 0 if state is None else state.round, "state": state}
 
 
-async def run(kills: int, workdir: Path, seed: int = 0, progress: bool = False) -> Figures:
+async def run(
+    kills: int,
+    workdir: Path,
+    seed: int = 0,
+    progress: bool = False,
+    processes: int = 0,
+    database: str | None = None,
+) -> Figures:
+    """`kills` SIGKILLs of one bot process on a SQLite file in `workdir`; with `processes=N`, of any of N
+    processes (a shard each) on one PostgreSQL: `database`, an empty one, or a throwaway server's."""
+    if processes:
+        from tests.support.crashkit_fleet import run as run_fleet
+
+        return await run_fleet(kills, workdir, processes, database, seed=seed, progress=progress)
     async with FakeDiscord() as fd:
         world = CrashWorld(fd, workdir / "crimecity.db", workdir / "bot.log", seed)
         try:
