@@ -213,9 +213,13 @@ class GameBot(commands.Bot):
         """Until no timer is due or running and the outbox is empty (tests use this)."""
         deadline = time.monotonic() + timeout
         while True:
+            # A timer that runs and ends between the reads below and the last look at `busy` may have added
+            # the next decision's timers after `due` was read: idle only when none started meanwhile either.
+            fired, running = self.scheduler.fired, self.scheduler.busy or self.delivery.sending
             due = await self.scheduler.due_count()
             pending = await self.host.pending_outbox()
-            if not due and not pending and not self.scheduler.busy and not self.delivery.sending:
+            quiet = not running and self.scheduler.fired == fired
+            if quiet and not due and not pending and not self.scheduler.busy and not self.delivery.sending:
                 return
             if time.monotonic() > deadline:
                 raise TimeoutError(f"not idle: {due} timers due, {pending} messages pending")
