@@ -14,6 +14,7 @@ Prints nothing; `report` prints the figures against the floor (`ping`).
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import statistics
 import time
@@ -22,7 +23,7 @@ from contextlib import asynccontextmanager
 from random import Random
 from typing import Any
 
-from _harness import BotProcess, pct, summary
+from _harness import BotProcess, machine, pct, summary
 
 Times = dict[str, float]
 One = Callable[[str, Any], Awaitable[Times]]
@@ -145,3 +146,29 @@ def report(label: str, res: dict[str, list[float]], names: dict[str, str]) -> No
             f"  ratio to floor: p50 x{statistics.median(xs) / floor50:.2f}, p99 x{pct(xs, 0.99) / floor:.2f}"
         )
         print(f"    {name:26s} {summary(xs)}{ratio}")
+
+
+RATE = 300.0  # interactions/s of the paced load, kinds mixed, as bench/interaction_latency.py
+CONCURRENCY = 16  # interactions in flight in the closed loop
+
+Scenario = Callable[[int, int, int, float, int], Awaitable[None]]  # (games, samples, seed, rate, workers)
+
+
+def cli(title: str, doc: str | None, scenario: Scenario) -> None:
+    """A latency bench's command line: its scenario at each `--games` count, on the shared loads."""
+    ap = argparse.ArgumentParser(description=doc)
+    ap.add_argument("--games", default="500")
+    ap.add_argument("--samples", type=int, default=400, help="interactions of each kind per load")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--rate", type=float, default=RATE, help="interactions/s of the paced load")
+    ap.add_argument("--workers", type=int, default=CONCURRENCY, help="interactions in flight in the closed loop")
+    args = ap.parse_args()
+
+    async def run() -> None:
+        print(f"{title} latency — {machine()}; bot in a child process, fake Discord + driver in this one")
+        t = time.perf_counter()
+        for n in (int(x) for x in args.games.split(",")):
+            await scenario(n, args.samples, args.seed, args.rate, args.workers)
+        print(f"\n(total {time.perf_counter() - t:.0f} s)")
+
+    asyncio.run(run())

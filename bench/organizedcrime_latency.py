@@ -19,8 +19,6 @@ Run: .venv/bin/python bench/organizedcrime_latency.py [--games 500] [--samples 4
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import json
 import sqlite3
 import sys
@@ -32,14 +30,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _harness import BotProcess, Probe, Spot, build_world, caller, machine, ms, quiet_driver_gc, summary  # noqa: E402
-from _loads import Games, closed_loop, paced, report, sequential  # noqa: E402
+from _harness import BotProcess, Probe, Spot, build_world, caller, ms, quiet_driver_gc, summary  # noqa: E402
+from _loads import CONCURRENCY, RATE, Games, cli, closed_loop, paced, report, sequential  # noqa: E402
 
 KIND = "organizedcrime"
 KINDS = ("ping", "move", "ac")
 PLAYERS = 4
-RATE = 300.0  # interactions/s, kinds mixed, as bench/interaction_latency.py
-CONCURRENCY = 16
 
 
 async def seed(db_path: Path, spots: list[Spot], rng: Random, ahead: int = 30) -> float:
@@ -184,20 +180,6 @@ async def scenario(n_games: int, samples: int, rng_seed: int, rate: float = RATE
                 await bot.stop()
 
 
-async def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", default="500")
-    ap.add_argument("--samples", type=int, default=400, help="interactions of each kind per load")
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--rate", type=float, default=RATE, help="interactions/s of the paced load")
-    ap.add_argument("--workers", type=int, default=CONCURRENCY, help="interactions in flight in the closed loop")
-    args = ap.parse_args()
-    print(f"Organized Crime latency — {machine()}; bot in a child process, fake Discord + driver in this one")
-    t = time.perf_counter()
-    for n in (int(x) for x in args.games.split(",")):
-        await scenario(n, args.samples, args.seed, args.rate, args.workers)
-    print(f"\n(total {time.perf_counter() - t:.0f} s)")
-
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    cli("Organized Crime", __doc__, scenario)
