@@ -279,6 +279,20 @@ class Probe:
 # ---- the bot (child process) -----------------------------------------------------------------------
 
 
+def workers_cpu() -> float:
+    """CPU seconds of the bot's picture worker processes (bot/host/pictures.py), which RUSAGE_SELF leaves out."""
+    from bot.host.pictures import worker_pids
+
+    total = 0.0
+    for pid in worker_pids():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+    return total
+
+
 def _bot_child(conn: Any, db_path: str, base_url: str, gateway_url: str, use_tracemalloc: bool) -> None:
     import logging
 
@@ -320,8 +334,13 @@ async def _bot_main(conn: Any, db_path: str, base_url: str, gateway_url: str, us
             return 60.0
 
         client.delivery.flush = nothing
+    if os.environ.get("CC_BENCH_FIXED_PICTURE"):  # diagnosis: uploads of N bytes, without drawing them
+        size = int(os.environ["CC_BENCH_FIXED_PICTURE"])
+        client.delivery.renderer = lambda kind, view: b"\x89PNG" + b"x" * size
+        client.delivery.painter = None
     if os.environ.get("CC_BENCH_NO_PICTURES"):  # diagnosis: the posts without their board pictures
         client.delivery.renderer = lambda kind, view: None
+        client.delivery.painter = None
 
     @client.tree.command(name="ping", description="Answers at once (the benchmark's floor).")
     async def ping(interaction: discord.Interaction) -> None:
@@ -359,7 +378,7 @@ async def _bot_main(conn: Any, db_path: str, base_url: str, gateway_url: str, us
             usage = resource.getrusage(resource.RUSAGE_SELF)
             conn.send(
                 {
-                    "cpu": usage.ru_utime + usage.ru_stime,
+                    "cpu": usage.ru_utime + usage.ru_stime + workers_cpu(),
                     "commits": getattr(client.db, "commits", None),
                     "transactions": getattr(client.db, "transactions", None),
                     "commit_times": commit_times[:],
@@ -459,7 +478,7 @@ class BotProcess:
         self.proc = ctx.Process(
             target=_bot_child,
             args=(child, str(db_path), fd.base_url, fd.gateway.url, use_tracemalloc),
-            daemon=True,
+            daemon=False,  # the bot starts its picture worker processes, which a daemonic process may not
         )
         self.started = 0.0
         self.info: dict[str, Any] = {}

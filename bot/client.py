@@ -16,11 +16,12 @@ import discord
 from discord.ext import commands
 
 from .config import Settings
-from .games import presentations
+from .games import picture, presentations
 from .health import HealthServer, Readiness
 from .host import Host
 from .host.buttons import AnswerButton, HostButton
 from .host.delivery import Delivery
+from .host.pictures import Painter
 from .host.scheduler import Scheduler
 from .shards import UNSHARDED, ShardPlan
 from .startup import log_ready, log_shard_ready
@@ -60,6 +61,9 @@ class GameBot(commands.Bot):
             self.db, self.presentations, host_role=self.settings.host_role, computer_delay=self.settings.computer_delay
         )
         self.delivery = Delivery(self.db, self, renderer=self._picture)
+        if self.settings.picture_processes > 0:
+            self.delivery.painter = Painter(picture, self.settings.picture_processes)
+        self.host.draw = self.delivery.picture
         self.scheduler = Scheduler(self.db, self.host.due)
         self.host.finder.membership = self._is_member
         self.host.outbox_changed = self.delivery.kick
@@ -106,6 +110,8 @@ class GameBot(commands.Bot):
             self._health = HealthServer(self.readiness, lambda: self.db.fetchone("SELECT 1"))
             await self._health.start(*address)
         await self.db.open()
+        if self.delivery.painter is not None:
+            self.delivery.painter.warm()  # the workers import the games while the bot connects
         for presentation in self.presentations.values():
             await self.add_cog(presentation.cog(self.host))
             # Components are dispatched by their custom id, so they keep working after a restart.

@@ -55,6 +55,9 @@ SETTINGS = (
 )
 
 
+MAX_PICTURE_PROCESSES = 8
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     token: str | None = None
@@ -67,6 +70,7 @@ class Settings:
     shard_ids: str = ""
     health_port: str = ""
     computer_delay: float = 1.0  # scales computer players' delays (docs/computer-players.md); 0: at once
+    picture_processes: int = 1  # worker processes drawing board pictures; 0: a thread of the bot's process
 
     @staticmethod
     def from_env(env: dict[str, str] | None = None) -> Settings:
@@ -81,6 +85,7 @@ class Settings:
             shard_ids=(env.get("CRIMECITY_SHARD_IDS") or "").strip(),
             health_port=(env.get("CRIMECITY_HEALTH_PORT") or "").strip(),
             computer_delay=_scale(env.get("CRIMECITY_COMPUTER_DELAY")),
+            picture_processes=_processes(env.get("CRIMECITY_PICTURE_PROCESSES")),
         )
 
     def shard_plan(self) -> ShardPlan:
@@ -110,6 +115,12 @@ class Settings:
         if kind != "guild" or not value.isdigit():
             raise ValueError(f"COMMAND_SYNC={scope!r} is not a sync scope: set it to global, off or guild:<server id>.")
         return int(value)
+
+
+def _processes(text: str | None) -> int:
+    """CRIMECITY_PICTURE_PROCESSES: 0 to MAX_PICTURE_PROCESSES; -1 for anything else (preflight refuses it)."""
+    value = (text or "1").strip()
+    return int(value) if value.isdecimal() and int(value) <= MAX_PICTURE_PROCESSES else -1
 
 
 def _scale(text: str | None) -> float:

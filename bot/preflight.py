@@ -15,7 +15,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
-from .config import DEFAULT_DB, LOG_LEVELS, Settings
+from .config import DEFAULT_DB, LOG_LEVELS, MAX_PICTURE_PROCESSES, Settings
 from .shards import ShardPlan, format_ids
 
 NO_TOKEN = (
@@ -50,6 +50,11 @@ def check(settings: Settings) -> list[str]:
         found.append(str(exc))
     if settings.computer_delay < 0:
         found.append("CRIMECITY_COMPUTER_DELAY is not a number from 0 up: set it to e.g. 1 (the default) or 0.5.")
+    if settings.picture_processes < 0:
+        found.append(
+            f"CRIMECITY_PICTURE_PROCESSES is not a whole number from 0 to {MAX_PICTURE_PROCESSES}: set it to 1 (the"
+            " default: one process draws the board pictures), or 0 to draw them in the bot's own process."
+        )
     return [p for p in found if p]
 
 

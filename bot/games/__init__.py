@@ -30,6 +30,12 @@ def presentations() -> dict[str, Presentation]:
     return found
 
 
+def picture(kind: str, view: dict[str, Any]) -> bytes | None:
+    """A game's board picture from its public view; what the picture worker processes run (bot/host/pictures.py)."""
+    presentation = presentations().get(kind)
+    return None if presentation is None else presentation.picture(view)
+
+
 async def adopt_legacy(conn: Any) -> None:
     """Migration 3: each presentation that knows the schema of versions 1-2 turns its rows into the
     generic tables (within the migration's transaction)."""

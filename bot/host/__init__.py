@@ -8,8 +8,9 @@ the host's public API: what a presentation may use.
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from ..storage import Storage
@@ -71,6 +72,9 @@ class Host:
         self.states = States()
         self.outbox_changed: Callable[[], None] = lambda: None
         self.timers_changed: Callable[[], None] = lambda: None
+        # A game's board picture from its public view, off the event loop (the bot draws it in its picture
+        # worker processes: bot/host/pictures.py); None when the game draws none or drawing failed.
+        self.draw: Callable[[str, dict[str, Any]], Awaitable[bytes | None]] = self._draw_here
         committed = self._committed
         self.finder = Finder(db, lambda kind: presentations[kind].game.info.title, host_role=host_role)
         self.stepper = Stepper(presentations, self.states, clock=clock)
@@ -98,6 +102,10 @@ class Host:
         outcome = None if outcome_of is None else outcome_of(view)
         if outcome is not None:
             await self.seasons.record_game(conn, game, roster, outcome)
+
+    async def _draw_here(self, kind: str, view: dict[str, Any]) -> bytes | None:
+        presentation = self.presentations.get(kind)
+        return None if presentation is None else await asyncio.to_thread(presentation.picture, view)
 
     def _committed(self) -> None:
         self.outbox_changed()

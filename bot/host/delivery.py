@@ -42,6 +42,7 @@ from ..storage.sql import row as fetch_row
 from ..storage.sql import run
 from . import buttons
 from .mentions import mentions
+from .pictures import Painter
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +115,8 @@ class Delivery:
         self.db = db
         self.client = client
         self.renderer = renderer
+        # Draws `renderer`'s pictures in worker processes; None: on a thread of this process.
+        self.painter: Painter | None = None
         self.clock = clock
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -313,7 +316,7 @@ class Delivery:
         picture = payload.get("picture")
         png = None
         if picture is not None:
-            png = await asyncio.to_thread(self._draw, picture["kind"], picture["view"])
+            png = await self.picture(picture["kind"], picture["view"])
         if png and picture is not None:
             try:
                 file = discord.File(io.BytesIO(png), filename="board.png", description=picture.get("alt") or None)
@@ -373,6 +376,17 @@ class Delivery:
         view = buttons.view(payload.get("buttons") or [], row.game_id)
         await message.edit(content=mentions(self.client, payload.get("content") or ""), view=view)
         log.info("outbox %s: edited a message in channel %s (game %s)", row.id, row.channel_id, row.game_id)
+
+    async def picture(self, kind: str, view: dict[str, Any]) -> bytes | None:
+        """A board picture: drawn by the painter's worker processes, else (none, or they failed) on a thread."""
+        if self.painter is not None:
+            try:
+                return await self.painter.draw(kind, view)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("board picture workers failed; drawing it in this process", exc_info=True)
+        return await asyncio.to_thread(self._draw, kind, view)
 
     def _draw(self, kind: str, view: dict[str, Any]) -> bytes | None:
         try:

@@ -6,7 +6,6 @@ through `rules`, legality) and answer in Crime City's words. Private answers are
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from typing import TYPE_CHECKING, Any
@@ -389,7 +388,7 @@ class CrimeCityCog(
         text, view = await reports.board_text(self.host, caller_of(interaction), game)
         file = None
         if view is not None:
-            png = await asyncio.to_thread(self.presentation.picture, view)
+            png = await self.host.draw("crimecity", view)
             if png:
                 from .texts import board_alt
 

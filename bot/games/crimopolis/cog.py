@@ -7,7 +7,6 @@ offer the caller's legal choices only, from `choices.LEGAL`, narrowed by the opt
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Callable, Iterable
@@ -648,7 +647,7 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         parts, view, alt = await board(self.host, caller_of(interaction), game)
         file = None
         if view is not None:
-            png = await asyncio.to_thread(self.presentation.picture, view)
+            png = await self.host.draw("crimopolis", view)
             if png:
                 file = discord.File(io.BytesIO(png), filename="board.png", description=alt or None)
         await answer(interaction, parts[0], ephemeral=private, file=file)

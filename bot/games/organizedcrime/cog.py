@@ -7,7 +7,6 @@ caller's legal choices (`choices`, from `rules.organizedcrime.legal`). No rule i
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import re
@@ -504,7 +503,7 @@ class OrganizedCrimeCog(
         text, view, names = await board_of(self.host, caller_of(interaction), game)
         file = None
         if view is not None:
-            png = await asyncio.to_thread(self.presentation.picture, view)
+            png = await self.host.draw("organizedcrime", view)
             if png:
                 file = discord.File(io.BytesIO(png), filename="board.png", description=alt_text(view, names))
         await answer(interaction, text, ephemeral=not (public and interaction.guild_id), file=file)

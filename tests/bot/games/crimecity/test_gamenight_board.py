@@ -43,6 +43,8 @@ async def test_board_picture_after_every_round_and_on_demand(table: Table) -> No
     assert [("Round 1**" in m.text(), "Round 2**" in m.text()) for m in rounds] == [(True, False), (False, True)]
     after1, after2 = (picture(m) for m in rounds)
     assert len({start_png, after1, after2}) == 3, "each board its own picture"
+    painter = t.bot.delivery.painter
+    assert painter is not None and painter.drawn >= 3, "drawn by the picture worker process"
 
     # the picture is drawn from the public view alone: the same state gives the same bytes
     logged = await t.bot.db.fetchall("SELECT data_json FROM events WHERE kind = 'board' AND public = 1 ORDER BY id")

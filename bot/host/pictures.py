@@ -1,0 +1,121 @@
+"""Board pictures drawn in worker processes, away from the event loop's process.
+
+Drawing a board is 15-30 ms of Pillow work, most of it holding the GIL; on a thread of the bot's own
+process it stalls the event loop's thread (and every interaction waiting on it) for that long, once per
+post with a picture. A pool of spawned processes draws them instead; the bytes are the same (a picture
+is a pure function of the game's public view).
+
+The pool is one per bot process and shared by every client in it, started on first use (`warm` starts it
+ahead). A worker that dies (killed, out of memory) breaks the pool: the picture is drawn on a thread
+instead, and the next one starts a new pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+# (game kind, public view) -> PNG, or None when the game draws no picture. Must be a module-level function:
+# the worker processes import it by name.
+Draw = Callable[[str, dict[str, Any]], "bytes | None"]
+
+WATCH_SECONDS = 0.5  # how often a worker looks whether the bot's process is still there
+
+_pools: dict[int, ProcessPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+def _ready() -> bool:
+    return True
+
+
+def _follow(parent: int) -> None:
+    """In a worker: exit as soon as the bot's process is gone. A killed bot (SIGKILL, out of memory) runs
+    no clean-up, and its workers would otherwise live on, each holding its own copy of the games."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="picture-worker-parent", daemon=True).start()
+
+
+def _pool(processes: int) -> ProcessPoolExecutor:
+    with _pools_lock:
+        pool = _pools.get(processes)
+        if pool is None:
+            # spawn, not fork: the bot's process has threads (SQLite's, the loop's), which fork would copy
+            # in whatever state they were in.
+            pool = ProcessPoolExecutor(
+                max_workers=processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_follow,
+                initargs=(os.getpid(),),
+            )
+            _pools[processes] = pool
+        return pool
+
+
+def _discard(processes: int, pool: ProcessPoolExecutor) -> None:
+    with _pools_lock:
+        if _pools.get(processes) is pool:
+            del _pools[processes]
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+@atexit.register
+def _shutdown() -> None:
+    with _pools_lock:
+        pools = list(_pools.values())
+        _pools.clear()
+    for pool in pools:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def worker_pids() -> list[int]:
+    """The running picture workers' process ids (for benches: their CPU time is not the bot process's own)."""
+    with _pools_lock:
+        pools = list(_pools.values())
+    return [pid for pool in pools for pid in list(getattr(pool, "_processes", None) or {})]
+
+
+class Painter:
+    """`await painter.draw(kind, view)`: the picture, drawn by `draw` in one of `processes` worker processes."""
+
+    def __init__(self, draw: Draw, processes: int = 1) -> None:
+        if processes < 1:
+            raise ValueError("a painter needs at least one process")
+        self._draw = draw
+        self.processes = processes
+        self.drawn = 0  # pictures the workers drew, for tests and benches
+
+    def warm(self) -> None:
+        """Start the workers now (they import the games once), so the first picture does not wait for it."""
+        try:
+            _pool(self.processes).submit(_ready)
+        except Exception:  # e.g. a daemonic process may not start any: each picture then falls back
+            log.warning("board picture workers did not start; pictures are drawn in this process", exc_info=True)
+
+    async def draw(self, kind: str, view: dict[str, Any]) -> bytes | None:
+        """The picture, or an exception when no worker could draw it (the caller draws it itself)."""
+        pool = _pool(self.processes)
+        try:
+            future: Future[bytes | None] = pool.submit(self._draw, kind, view)
+            png = await asyncio.wrap_future(future)
+        except BrokenProcessPool:
+            _discard(self.processes, pool)  # the next picture starts a new pool
+            raise
+        self.drawn += 1
+        return png

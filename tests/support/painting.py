@@ -1,0 +1,15 @@
+"""Module-level draw functions for the picture worker tests (a worker process imports them by name)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+
+def whose(kind: str, view: dict[str, Any]) -> bytes:
+    """Which process drew it, and what it was asked."""
+    return f"{os.getpid()}:{kind}:{sorted(view)}".encode()
+
+
+def dies(kind: str, view: dict[str, Any]) -> bytes:
+    os._exit(3)  # a worker killed mid-picture (out of memory, a signal)
