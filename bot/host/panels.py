@@ -2,8 +2,8 @@
 
 What the player picked lives in a row keyed by a random nonce, so a panel works after a restart.
 Every click reloads the row and the game and checks again who clicks and for which decision, so a
-stale or borrowed panel is refused (a shared seat's panel serves either of its members). A player keeps one live panel per game: opening a new one
-retires the older (the table cannot grow with clicks).
+stale or borrowed panel is refused (a shared seat's panel serves either of its members). A player
+keeps one live panel per game: opening a new one retires the older (the table cannot grow with clicks).
 """
 
 from __future__ import annotations

@@ -95,7 +95,7 @@ class CrimopolisPresentation:
 
     def step_messages(self, view: StepView) -> list[Message]:
         public = GAME.view(view.state, None)
-        prefs = self.prefs.of(view.game.id)
+        prefs = self.prefs.of(view.game.id, {s: view.roster.members_of(s) for s in view.roster.seats})
         out = messages.step_messages(view, public, prefs)
         pending = view.pending
         if pending is not None and view.opened and pending.decision == "react":
@@ -191,7 +191,8 @@ class CrimopolisPresentation:
             lines.append(f"Seat {me['seat']} ({me['color']}): prestige {me['prestige']}, bodies {me['bodies']}.")
             lines += texts.hand_lines(view["private"][seat])
             lines.append(texts.turn_line(view, n, None, game.paused))
-        lines.append(f"Reactions: {WORDS[self.prefs.get(game.id, seat)]} (change with /crimopolis prefs).")
+        pref = self.prefs.get(game.id, seat, roster.members_of(seat))
+        lines.append(f"Reactions: {WORDS[pref]} (change with /crimopolis prefs).")
         del learned
         return "\n".join(lines)
 
