@@ -191,8 +191,12 @@ class CrimopolisPresentation:
             lines.append(f"Seat {me['seat']} ({me['color']}): prestige {me['prestige']}, bodies {me['bodies']}.")
             lines += texts.hand_lines(view["private"][seat])
             lines.append(texts.turn_line(view, n, None, game.paused))
-        pref = self.prefs.get(game.id, seat, roster.members_of(seat))
-        lines.append(f"Reactions: {WORDS[pref]} (change with /crimopolis prefs).")
+        members = roster.members_of(seat)
+        line = f"Reactions: {WORDS[self.prefs.get(game.id, seat, members)]}"
+        if len(members) > 1:  # team mode: who chose what (the newcomer brings the preference of the place)
+            own = ", ".join(f"<@{u}> {self.prefs.own(game.id, seat, u)}" for u in members)
+            line += f" (the stricter of the two members': {own})"
+        lines.append(f"{line} (change with /crimopolis prefs).")
         del learned
         return "\n".join(lines)
 

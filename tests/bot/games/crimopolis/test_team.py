@@ -127,16 +127,20 @@ async def test_a_team_seat_and_a_solo_seat_across_a_restart(cp: CpTable, fixed_s
     assert "Reactions: never" in mine and "yours: never" in mine, mine
     assert "yours: auto" in (await t.cmd(ben, "status")).text()
 
-    # A panel belongs to its seat: the partner may use it, nobody else.
-    panel = await t.cmd(ann, "panel")
-    kind = next(c for c in panel.custom_ids() if c.endswith(":kind"))
-    for stranger in (cat, eve):
-        refused = await t.fd.select(stranger, panel, kind, ["move"])
-        assert "belongs to another player" in refused.text(), refused.text()
-    panel = await t.fd.select(ben, panel, kind, ["move"])
-    assert any(c.endswith(":p1") for c in panel.custom_ids()), panel.text()
+    # The seat's DM buttons work for either member: ben's copy of the "your turn" DM opens the seat's panel.
+    dm = next(m for m in reversed(t.fd.dms(ben)) if any(c.startswith("host:submit:") for c in m.custom_ids()))
+    opened = await t.fd.click(ben, dm, next(c for c in dm.custom_ids() if c.startswith("host:submit:")))
+    assert opened.ephemeral and any(c.endswith(":kind") for c in opened.custom_ids()), opened.text()
+    board = next(m for m in reversed(t.fd.channel_messages(t.chan)) if any("host:status:" in c for c in m.custom_ids()))
+    theirs = await t.fd.click(cat, board, next(c for c in board.custom_ids() if c.startswith("host:status:")))
+    assert not set(CARD.findall(theirs.text())) & await hand(t, team), "My status shows the clicker's own seat"
+    outsider = await t.fd.click(eve, board, next(c for c in board.custom_ids() if c.startswith("host:status:")))
+    assert not CARD.search(outsider.text()), outsider.text()
     early = await t.cmd(cat, "recruit")
     assert early.ephemeral and "✅" not in early.text(), "the other seat may not act for the team"
+    panel = await t.cmd(ben, "panel")
+    kind = next(c for c in panel.custom_ids() if c.endswith(":kind"))
+    panel = await t.fd.select(ben, panel, kind, ["move"])
     hours = (await t.state()).hours
 
     await t.stop_bot()
@@ -145,12 +149,10 @@ async def test_a_team_seat_and_a_solo_seat_across_a_restart(cp: CpTable, fixed_s
     status = await t.cmd(ben, "status")
     assert f"{hours} hours left this turn" in status.text() and "Your jobs" in status.text()
     assert "Reactions: never" in (await t.cmd(ann, "status")).text(), "preferences survive the restart"
-    p1 = next(c for c in panel.custom_ids() if c.endswith(":p1"))
-    panel = await t.fd.select(ann, panel, p1, [panel.component(p1)["options"][0]["value"]])  # ben's picks were kept
-    for part in ("p2", "p3"):
+    for part in ("p1", "p2", "p3"):  # the partner's panel from before the restart, its picks kept
         cid = next(c for c in panel.custom_ids() if c.endswith(f":{part}"))
-        panel = await t.fd.select(ann, panel, cid, [panel.component(cid)["options"][0]["value"]])
-    done = await t.fd.click(ann, panel, next(c for c in panel.custom_ids() if c.endswith(":go")))
+        panel = await t.fd.select(ben, panel, cid, [panel.component(cid)["options"][0]["value"]])
+    done = await t.fd.click(ben, panel, next(c for c in panel.custom_ids() if c.endswith(":go")))
     assert "✅" in done.text(), done.text()
     await t.idle()
     for _ in range(25):  # on across the restart, the team's moves by its first member now
@@ -161,7 +163,8 @@ async def test_a_team_seat_and_a_solo_seat_across_a_restart(cp: CpTable, fixed_s
     assert t.dm_texts(ann) == t.dm_texts(ben) and len(t.dm_texts(ann)) > 3
     team_cards = await hand(t, team)
     assert not any(c in team_cards for d in t.dm_texts(cat) for c in CARD.findall(d)), "cat sees none of the team's"
-    assert not any(c in await hand(t, solo) for d in t.dm_texts(ben) for c in CARD.findall(d))
+    solo_cards = await hand(t, solo)
+    assert not any(c in solo_cards for d in t.dm_texts(ben) for c in CARD.findall(d))
 
 
 async def test_join_with_refusals_and_leaving_a_team_seat(cp: CpTable) -> None:
@@ -220,7 +223,7 @@ async def test_replacing_one_team_member_and_a_member_with_closed_dms(cp: CpTabl
     assert "fay now holds ben's place in the seat of ann & fay" in reply.text(), reply.text()
     await t.idle()
     (brief,) = t.dm_texts(fay)
-    assert "you now hold a seat" in brief and "Reactions: never" in brief, "the newcomer: hands and preference"
+    assert "you now hold a seat" in brief and f"<@{fay.id}> never" in brief, "the newcomer: hands and preference"
     assert all(c in brief for c in GAME.view(await t.state(), team)["private"][team]["jobs"])
     assert len(t.dm_texts(ann)) == before, "the member who stays is not briefed again"
     assert any("fay takes over ben's seat" in p for p in t.posts())
