@@ -12,6 +12,7 @@ import json
 import logging
 import random
 import re
+import time
 from typing import Any
 
 import pytest
@@ -90,6 +91,8 @@ async def test_two_team_seats_play_a_whole_game(
     driver = Driver(t, random.Random(5), chooser=picker(random.Random(11), acted))
     while await driver.step():
         assert driver.steps < 600, "the game should have ended"
+    print("steps", driver.steps, driver.by)
+    assert driver.steps > 20 and {"command", "act", "panel", "dm_submit"} <= set(driver.by), driver.by
     seats = await t.seat_members()
     assert acted == {(s, n) for s, names in seats.items() for n in names}, "each member's moves were the seat's"
     check_public(t, driver, caplog)
@@ -243,3 +246,40 @@ async def test_replacing_one_team_member_and_a_member_with_closed_dms(cp: CpTabl
     status = (await t.cmd(gus, "status")).text()
     assert "Your jobs" in status and "yours: ask" in status, status
     assert "not a player" in (await t.cmd(ann, "recruit")).text()
+
+
+async def test_a_team_seats_dm_reaches_each_member_once_through_a_lost_answer_and_a_restart(cp: CpTable) -> None:
+    """Each member's copy has a nonce of its own: a copy resent after a lost answer or a crash between the two
+    members' copies is dropped by Discord, and the other member's copy is not sent twice."""
+    from bot.host import DM
+    from bot.storage import games as games_repo
+
+    t = cp
+    fd, ann, ben = t.fd, t.players["ann"], t.players["ben"]
+    to_ben = rf"^/channels/{fd.dm_channel(ben).id}/messages$"
+    fd.fail_next(to_ben, 503, method="POST", after=True)  # ben's first copy is created, its answer lost
+    await open_teams(t, [["ann", "ben"], ["cat"]])
+    await fd.wait_for(lambda: not fd.faults.pending, 10, "fault not hit")
+    t.bot.delivery.clock = lambda: time.time() + 3600  # the retry's back-off passes
+    t.bot.delivery.kick()
+    await t.idle()
+    assert len(fd.api.nonce_replays) == 1, "ben's copy was resent with its nonce, and dropped"
+    assert t.dm_texts(ann) == t.dm_texts(ben) and len(set(t.dm_texts(ann))) == len(t.dm_texts(ann)) > 0
+
+    team = await seat_of(t, "ann")
+    fd.fail_next(to_ben, 503, method="POST")  # ann's copy goes, ben's fails: the row waits for its retry
+    async with t.bot.db.read() as conn:
+        game = await games_repo.get_game(conn, 1)
+    assert game is not None
+    await t.bot.host.hosting.post(game, [DM(team, "a note for the seat")])
+    await fd.wait_for(lambda: not fd.faults.pending, 10, "fault not hit")
+    await fd.wait_for(lambda: "a note for the seat" in t.dm_texts(ann), 10, "ann's copy")
+    await t.stop_bot()  # the process ends before the retry: it remembers nothing
+    await t.start_bot()
+    t.bot.delivery.clock = lambda: time.time() + 3600
+    t.bot.delivery.kick()
+    await fd.wait_for(lambda: "a note for the seat" in t.dm_texts(ben), 10, "ben's copy")
+    await t.idle()
+    assert t.dm_texts(ann).count("a note for the seat") == 1 and t.dm_texts(ben).count("a note for the seat") == 1
+    assert len(fd.api.nonce_replays) == 2, "ann's copy was resent after the restart, and dropped"
+    assert "a note for the seat" not in t.dm_texts(t.players["cat"])
