@@ -207,7 +207,7 @@ async def test_join_with_refusals_and_leaving_a_team_seat(cp: CpTable) -> None:
 
 async def test_replacing_one_team_member_and_a_member_with_closed_dms(cp: CpTable, fixed_seed: None) -> None:  # noqa: F811
     t = cp
-    ann, ben, cat = t.players["ann"], t.players["ben"], t.players["cat"]
+    ann, ben = t.players["ann"], t.players["ben"]
     t.fd.close_dms(ben)
     await open_teams(t, [["ann", "ben"], ["cat"]], target_prestige=6)
     note = await t.fd.wait_for(lambda: next((p for p in t.posts() if "could not send you a direct" in p), None))
@@ -283,3 +283,13 @@ async def test_a_team_seats_dm_reaches_each_member_once_through_a_lost_answer_an
     assert t.dm_texts(ann).count("a note for the seat") == 1 and t.dm_texts(ben).count("a note for the seat") == 1
     assert len(fd.api.nonce_replays) == 2, "ann's copy was resent after the restart, and dropped"
     assert "a note for the seat" not in t.dm_texts(t.players["cat"])
+
+
+def test_other_games_keep_one_member_per_seat(cp: CpTable) -> None:
+    commands = {c["name"]: c for c in cp.fd.commands()}
+    for kind in ("crimecity", "organizedcrime"):
+        subs = {o["name"]: o for o in commands[kind]["options"]}
+        assert "join" in subs and not subs["join"].get("options"), f"/{kind} join has no `with`"
+        assert "team_mode" not in {o["name"] for o in subs["new"].get("options", [])}
+    join_opts = {o["name"] for o in {o["name"]: o for o in commands["crimopolis"]["options"]}["join"]["options"]}
+    assert join_opts == {"with"}
