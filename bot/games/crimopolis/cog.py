@@ -40,7 +40,8 @@ Choice = app_commands.Choice
 HELP = """\
 **Crimopolis** — 2 to 5 gangs crawl an unbounded city: explore, occupy, take over, do jobs; first to the \
 target prestige rings the bell.
-**Lobby**: `/crimopolis new` (host) · `join` · `leave` · `start` (host)
+**Lobby**: `/crimopolis new` (host) · `join` (team mode: `with:` a player, to share their seat) · `leave` · \
+`start` (host)
 **Your turn** (answers are private; in the channel or in a DM with me): `move from to count` · `recruit` · \
 `occupy block from` · `takeover block from` · `job card block from [fortunes]` · `abort card` · `invest` · \
 `fortune card [target]` · `redraw` · `end` · or any action with `act action` (the notation: \

@@ -293,3 +293,32 @@ def test_other_games_keep_one_member_per_seat(cp: CpTable) -> None:
         assert "team_mode" not in {o["name"] for o in subs["new"].get("options", [])}
     join_opts = {o["name"] for o in {o["name"]: o for o in commands["crimopolis"]["options"]}["join"]["options"]}
     assert join_opts == {"with"}
+
+
+async def test_a_team_seats_reaction_prompt_and_reminder_reach_both_members(
+    cp: CpTable, fixed_seed: None  # noqa: F811
+) -> None:
+    t = cp
+    ann, ben, cat = t.players["ann"], t.players["ben"], t.players["cat"]
+    await open_teams(t, [["ann", "ben"], ["cat"]], target_prestige=8)
+    team = await seat_of(t, "ann")
+    await t.cmd(ann, "prefs", reactions="never")  # ben asks: the seat asks (the stricter)
+    driver = Driver(t, random.Random(0), chooser=lambda seat, names: names[0])
+    await play_until(t, driver, lambda s, p: p is not None and p.decision == "react" and p.awaited[0] == team)
+    await t.idle()
+    prompts = {who.name: next(m for m in reversed(t.fd.dms(who)) if "React?" in m.text()) for who in (ann, ben)}
+    assert prompts["ann"].text() == prompts["ben"].text() and prompts["ann"].buttons() == prompts["ben"].buttons()
+    assert not any("React?" in d for d in t.dm_texts(cat))
+    done = await t.fd.click(ben, prompts["ben"], label="No reaction")  # the partner answers on his copy
+    assert done.ephemeral and "✅ No reaction" in done.text(), done.text()
+    await t.idle()
+    again = await t.fd.click(ann, prompts["ann"], label="No reaction")
+    assert "closed" in again.text(), "the seat has answered: the first member's copy is closed too"
+
+    await play_until(t, driver, lambda s, p: p is not None and p.decision == "turn" and s.active == team)
+    await t.cmd(t.host, "admin reminder", hours=0.001)
+    await t.cmd(t.host, "admin deadline", hours=0.0013)  # the reminder comes ~1 s from now
+    await t.fd.wait_for(lambda: all(any("reminder" in d for d in t.dm_texts(w)) for w in (ann, ben)), 5, "reminders")
+    await t.idle()
+    assert [d for d in t.dm_texts(ann) if "reminder" in d] == [d for d in t.dm_texts(ben) if "reminder" in d]
+    assert not any("reminder" in d for d in t.dm_texts(cat))
