@@ -33,7 +33,6 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import discord
@@ -43,9 +42,8 @@ from ..storage import Storage
 from ..storage import games as games_repo
 from ..storage import outbox as outbox_repo
 from ..storage.models import OutboxRow
-from ..storage.sql import marks, run
 from ..storage.sql import row as fetch_row
-from ..storage.sql import rows as fetch_rows
+from ..storage.sql import run
 from . import buttons
 from .mentions import mentions
 
@@ -99,7 +97,7 @@ def merged(run: list[OutboxRow]) -> OutboxRow:
     payload = {**run[-1].payload, "content": "\n".join(r.payload.get("content") or "" for r in run)}
     if run[0].payload.get("heading"):
         payload["heading"] = run[0].payload["heading"]
-    return replace(run[0], payload=payload)
+    return run[0].with_payload(payload)
 
 
 class DMRefused(Exception):
@@ -247,8 +245,7 @@ class Delivery:
             async with self._gate, self.db.try_lock(f"outbox:{key!r}") as mine:
                 if not mine:
                     return  # another process is sending this target's rows
-                if self._shared:
-                    rows = await self._still_due(rows)
+                rows = await self._still_due(rows)  # whole (the flush reads heads), and as they are now
                 holders = await self._holders(rows)
                 i = 0
                 while i < len(rows):
@@ -269,14 +266,9 @@ class Delivery:
     async def _still_due(self, rows: list[OutboxRow]) -> list[OutboxRow]:
         """Under the target's lock: those of `rows` no process has sent yet, as they are now, in order."""
         async with self.db.reader() as conn:
-            found = await fetch_rows(
-                conn,
-                f"SELECT * FROM outbox WHERE id IN ({marks(len(rows))}) AND delivered_at IS NULL ORDER BY id",
-                [r.id for r in rows],
-            )
+            found = await outbox_repo.by_ids(conn, [r.id for r in rows])
         now, due = self.clock(), []
-        for r in found:
-            fresh = OutboxRow.from_row(r)
+        for fresh in found:
             if fresh.next_try_at > now:
                 break  # it waits for its retry, and what follows waits for it
             due.append(fresh)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.contract import Pending
 
-from .sql import Row, loads
+from .sql import Row, dumps, loads
 
 LOBBY = "lobby"
 RUNNING = "running"
@@ -191,14 +191,30 @@ class TimerRow:
 
 @dataclass(frozen=True, slots=True)
 class OutboxRow:
+    """A queued message. Its payload is decoded when first read: the delivery loop scans the queue's heads
+    (which targets have rows due) far more often than it sends a row."""
+
     id: int
     game_id: int
     target: str
     channel_id: int | None
     seat: str | None
-    payload: dict[str, Any]
+    payload_json: str | None  # None: a head read without its payload (outbox.undelivered)
     attempts: int
     next_try_at: float = 0.0
+    decoded: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        if self.decoded is None:
+            if self.payload_json is None:
+                raise RuntimeError(f"outbox row {self.id} was read without its payload")
+            object.__setattr__(self, "decoded", loads(self.payload_json))
+        assert self.decoded is not None
+        return self.decoded
+
+    def with_payload(self, payload: dict[str, Any]) -> OutboxRow:
+        return replace(self, payload_json=dumps(payload), decoded=payload)
 
     @staticmethod
     def from_row(r: Row) -> OutboxRow:
@@ -208,7 +224,7 @@ class OutboxRow:
             r["target"],
             r["channel_id"],
             r["seat"],
-            loads(r["payload_json"]),
+            r["payload_json"],
             r["attempts"],
             r["next_try_at"],
         )

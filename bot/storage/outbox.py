@@ -42,22 +42,43 @@ async def queue_user(conn: Any, game_id: int, payload: dict[str, Any], now: floa
     )
 
 
+# The queue's heads: which target each row goes to, and when it is due. A DM to a user who need not hold a
+# seat is routed by its payload's user id, so only those rows bring their payload.
+HEADS = (
+    "o.id, o.game_id, o.target, o.channel_id, o.seat, o.attempts, o.next_try_at,"
+    " CASE WHEN o.target = 'user' THEN o.payload_json END AS payload_json"
+)
+
+
 async def undelivered(conn: Any, limit: int = 500, posts: tuple[str, list[Any]] | None = None) -> list[OutboxRow]:
-    """Every row not delivered yet, oldest first, due or not (a target's rows keep their order).
+    """Every row not delivered yet, oldest first, due or not (a target's rows keep their order), as heads:
+    without their payload (`by_ids` reads the rows a worker sends).
 
     `posts`: a condition on the game's row `g` (and its parameters) that a channel post or edit must meet
     to be read, e.g. "this process holds its guild's shard": another process's posts piling up (that
     process down) then never fill the batch of this one."""
     if posts is None:
-        found = await rows(conn, "SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?", (limit,))
+        found = await rows(
+            conn, f"SELECT {HEADS} FROM outbox o WHERE delivered_at IS NULL ORDER BY id LIMIT ?", (limit,)
+        )
     else:
         condition, params = posts
         found = await rows(
             conn,
-            "SELECT o.* FROM outbox o LEFT JOIN games g ON g.id = o.game_id WHERE o.delivered_at IS NULL"
+            f"SELECT {HEADS} FROM outbox o LEFT JOIN games g ON g.id = o.game_id WHERE o.delivered_at IS NULL"
             f" AND (o.target IN ('dm', 'user') OR g.guild_id IS NULL OR {condition}) ORDER BY o.id LIMIT ?",
             (*params, limit),
         )
+    return [OutboxRow.from_row(r) for r in found]
+
+
+async def by_ids(conn: Any, ids: list[int]) -> list[OutboxRow]:
+    """Those of the rows `ids` not delivered yet, whole, in id order."""
+    found = await rows(
+        conn,
+        f"SELECT * FROM outbox WHERE id IN ({', '.join('?' * len(ids))}) AND delivered_at IS NULL ORDER BY id",
+        ids,
+    )
     return [OutboxRow.from_row(r) for r in found]
 
 
