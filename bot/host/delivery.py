@@ -7,6 +7,10 @@ then marked delivered. A crash between sending and marking resends the row, and 
   rows after it (a "game over" never overtakes the final board).
 - A DM that cannot be delivered (DMs closed: 403 / 50007) goes to the player's inbox, and the channel
   gets a note without any secret; it never blocks anything else.
+- A seat's DM goes to every member holding the seat when it is sent (two for a shared seat, first
+  member first), each with a nonce of its own (Discord's nonces are per author, not per channel); a
+  member refusing DMs gets the inbox and the note, the other still gets the DM. A member already sent a
+  row is skipped when the row is retried (in memory; after a crash, the nonce drops the resend).
 - A keyed post (`Post.edit_key`) edits the message its key went out as (recorded in `posted` with the
   row's delivery, in one transaction), or sends it the first time or when the edit is refused.
 - A post the channel refuses: without Attach Files the text goes without its picture; without Send
@@ -56,6 +60,8 @@ SHARED_POLL = 2.0  # seconds: the longest a shared database's sender sleeps (a N
 SHARED_PARALLEL = 8  # each target being sent holds a database connection for its lock
 Renderer = Callable[[str, dict[str, Any]], bytes | None]  # (game kind, public view) -> PNG
 Key = tuple[Any, ...]
+Holders = dict[tuple[int, str], tuple[int, ...]]  # (game, seat) -> its members, first member first
+SEATED = ("user_id", "partner_id")
 Keyed = tuple[str, int, str]  # a keyed post's key, its message, what it shows now
 MAX_CONTENT = 2000
 
@@ -95,6 +101,25 @@ def merged(run: list[OutboxRow]) -> OutboxRow:
     return run[0].with_payload(payload)
 
 
+class DMRefused(Exception):
+    """Members of a seat whose DMs refused a row (the others got it)."""
+
+    def __init__(self, code: int, members: list[int]) -> None:
+        super().__init__(code)
+        self.code = code
+        self.members = members
+
+
+def base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
+
+
 def target_of(row: OutboxRow) -> Key:
     if row.target == "dm":
         return ("dm", row.game_id, row.seat)
@@ -132,6 +157,7 @@ class Delivery:
         self.posts_to: Callable[[int], bool] | None = None
         self.posts_sql: tuple[str, list[Any]] | None = None  # the same as a condition on the game's row `g`
         self._guild_of: dict[int, int] = {}  # game id -> its guild (never changes)
+        self._sent_to: dict[int, set[int]] = {}  # a seat DM's row id -> the members it reached so far
 
     @property
     def sending(self) -> bool:
@@ -155,8 +181,12 @@ class Delivery:
         self._task = None
         self._workers.clear()
 
-    def nonce(self, row_id: int) -> str:
-        return f"ob{self._instance}{row_id}"[:25]
+    def nonce(self, row_id: int, user_id: int | None = None) -> str:
+        """A row's nonce; with `user_id`, a shared seat's second member's (the row id and user in base 36:
+        a nonce of another row or member never equals it, and it fits Discord's 25 characters)."""
+        if user_id is None:
+            return f"ob{self._instance}{row_id}"[:25]
+        return f"ob{self._instance}{base36(row_id)}m{base36(user_id % 36**5)}"[:25]
 
     async def _loop(self) -> None:
         while True:
@@ -247,7 +277,7 @@ class Delivery:
             due.append(fresh)
         return due
 
-    async def _holders(self, rows: list[OutboxRow]) -> dict[tuple[int, str], int | None]:
+    async def _holders(self, rows: list[OutboxRow]) -> Holders:
         games = {r.game_id for r in rows if r.target == "dm"}
         if not games:
             return {}
@@ -255,7 +285,7 @@ class Delivery:
             return await games_repo.seat_holders(conn, games)
 
     async def _deliver(
-        self, row: OutboxRow, holders: dict[tuple[int, str], int | None], also: list[OutboxRow] | None = None
+        self, row: OutboxRow, holders: Holders, also: list[OutboxRow] | None = None
     ) -> bool:
         """True when the row is done with (sent, or settled otherwise); False when it waits for a retry.
         `also`: the rows merged into it (a run of appends to one keyed post), settled with it."""
@@ -269,6 +299,9 @@ class Delivery:
                 await self._send_user(row)
             else:
                 await self._send_dm(row, holders)
+        except DMRefused as exc:
+            await self._to_inbox(row, holders, f"DM refused ({exc.code})", exc.members)
+            return True
         except discord.Forbidden as exc:
             if row.target in ("dm", "user"):
                 if row.target == "dm":
@@ -395,7 +428,7 @@ class Delivery:
             log.warning("board picture unavailable", exc_info=True)
             return None
 
-    async def _dm(self, user_id: int, row: OutboxRow) -> None:
+    async def _dm(self, user_id: int, row: OutboxRow, nonce: str | None = None) -> None:
         channel_id = self._dm_channels.get(user_id)
         if channel_id is None:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
@@ -404,7 +437,7 @@ class Delivery:
             self._dm_channels[user_id] = channel_id
         channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         content = mentions(self.client, row.payload.get("content") or "") or None
-        kwargs: dict[str, Any] = {"content": content, "nonce": self.nonce(row.id)}
+        kwargs: dict[str, Any] = {"content": content, "nonce": nonce or self.nonce(row.id)}
         if row.payload.get("answers"):
             kwargs["view"] = buttons.answers_view(
                 row.payload["answers"], int(row.payload.get("step") or 0), row.payload.get("buttons") or [], row.game_id
@@ -413,33 +446,60 @@ class Delivery:
             kwargs["view"] = buttons.view(row.payload["buttons"], row.game_id)
         await channel.send(**kwargs)
 
-    async def _send_dm(self, row: OutboxRow, holders: dict[tuple[int, str], int | None]) -> None:
-        user_id = await self._user_of(row, holders)
-        if user_id is None:
+    async def _send_dm(self, row: OutboxRow, holders: Holders) -> None:
+        members = await self._members_of(row, holders)
+        if not members:
             await self._done(row, "seat has no player")
             return
-        await self._dm(user_id, row)
+        sent = self._sent_to.setdefault(row.id, set())
+        refused: list[int] = []
+        code = CANNOT_DM
+        for i, user_id in enumerate(members):
+            if user_id in sent:
+                continue  # a retry of the row: this member has it
+            try:
+                await self._dm(user_id, row, self.nonce(row.id, user_id if i else None))
+            except discord.Forbidden as exc:
+                refused.append(user_id)
+                code = exc.code
+                continue
+            sent.add(user_id)
+        self._sent_to.pop(row.id, None)
+        if refused:
+            raise DMRefused(code, refused)
         # No seat at INFO: which seat gets a DM when can depend on what it holds (docs/reliability.md).
         log.info("outbox %s: DM sent (game %s)", row.id, row.game_id)
-        log.debug("outbox %s: DM to seat %s", row.id, row.seat)
+        log.debug("outbox %s: DM to seat %s (%s members)", row.id, row.seat, len(members))
 
     async def _send_user(self, row: OutboxRow) -> None:
         await self._dm(int(row.payload["user_id"]), row)
         log.info("outbox %s: DM sent to a host (game %s)", row.id, row.game_id)
 
-    async def _user_of(self, row: OutboxRow, holders: dict[tuple[int, str], int | None]) -> int | None:
-        """The seat's current holder, so a DM follows the seat after a replacement (None: nobody to DM)."""
+    async def _members_of(self, row: OutboxRow, holders: Holders) -> tuple[int, ...]:
+        """The seat's members now, so a DM follows the seat after a replacement (none: nobody to DM); a row
+        for one `member` goes to that member only, while they hold the seat."""
         key = (row.game_id, row.seat or "")
         if key in holders:
-            return holders[key]
-        async with self.db.reader() as conn:
-            found = await fetch_row(conn, "SELECT user_id FROM seats WHERE game_id = ? AND seat = ?", key)
-        return None if found is None or found["user_id"] is None else int(found["user_id"])
+            members = holders[key]
+        else:
+            async with self.db.reader() as conn:
+                found = await fetch_row(
+                    conn, "SELECT user_id, partner_id FROM seats WHERE game_id = ? AND seat = ?", key
+                )
+            members = () if found is None else tuple(int(found[c]) for c in SEATED if found[c] is not None)
+        only = row.payload.get("member")
+        return members if only is None else tuple(u for u in members if u == int(only))
 
     # ---- settling ----------------------------------------------------------------------------------------
 
-    async def _to_inbox(self, row: OutboxRow, holders: dict[tuple[int, str], int | None], why: str) -> None:
-        user_id = await self._user_of(row, holders)
+    async def _to_inbox(
+        self, row: OutboxRow, holders: Holders, why: str, refused: list[int] | None = None
+    ) -> None:
+        """The row into the seat's inbox; the channel's note mentions the members it did not reach."""
+        reached = self._sent_to.pop(row.id, set())
+        if refused is None:  # it failed for good: every member it did not reach
+            refused = [u for u in await self._members_of(row, holders) if u not in reached]
+        members = refused
         game = await self.db.fetchone("SELECT channel_id, kind FROM games WHERE id = ?", (row.game_id,))
         now = self.clock()
         async with self.db.transaction() as conn:
@@ -447,12 +507,13 @@ class Delivery:
             unread = [i for i in await outbox_repo.inbox(conn, row.game_id, row.seat or "") if not i[2]]
             await outbox_repo.add_inbox(conn, row.game_id, row.seat or "", row.payload.get("content") or "", now)
             await outbox_repo.mark_delivered(conn, row.id, now, why)
-            if game is not None and user_id is not None and not unread:
+            if game is not None and members and not unread:
+                who = " ".join(f"<@{u}>" for u in members)
                 note = (
-                    f"<@{user_id}>, I could not send you a direct message. "
+                    f"{who}, I could not send you a direct message. "
                     f"Read it with /{game['kind']} status (only you can see the answer)."
                 )
-                payload = {"content": note, "mention": [user_id]}
+                payload = {"content": note, "mention": members}
                 await outbox_repo.queue_channel(conn, row.game_id, game["channel_id"], payload, now)
         log.info("outbox %s: DM undeliverable, kept in the inbox (game %s)", row.id, row.game_id)
         self.kick()
@@ -460,6 +521,7 @@ class Delivery:
     async def _done(
         self, row: OutboxRow, note: str | None, keyed: Keyed | None = None, also: list[OutboxRow] | None = None
     ) -> None:
+        self._sent_to.pop(row.id, None)
         if keyed is None and not also:  # one statement: no transaction's three round trips on the writer
             await outbox_repo.mark_delivered_alone(self.db, row.id, self.clock(), note)
             return

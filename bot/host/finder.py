@@ -74,15 +74,15 @@ class Finder:
                 elif game_opt and game_number(game_opt) is not None:
                     sql = (
                         "SELECT id FROM games WHERE id = ? AND kind = ? AND (host_id = ? OR id IN"
-                        " (SELECT game_id FROM seats WHERE user_id = ?))"
+                        f" (SELECT game_id FROM seats WHERE {games_repo.HELD_BY}))"
                     )
-                    args = (game_number(game_opt), kind, caller.user_id, caller.user_id)
+                    args = (game_number(game_opt), kind, caller.user_id, caller.user_id, caller.user_id)
                 else:
                     sql = (
                         "SELECT id FROM games WHERE kind = ? AND (host_id = ? OR id IN"
-                        " (SELECT game_id FROM seats WHERE user_id = ?)) ORDER BY id DESC LIMIT 1"
+                        f" (SELECT game_id FROM seats WHERE {games_repo.HELD_BY})) ORDER BY id DESC LIMIT 1"
                     )
-                    args = (kind, caller.user_id, caller.user_id)
+                    args = (kind, caller.user_id, caller.user_id, caller.user_id)
                 found = await row(conn, sql, args)
                 game = None if found is None else await games_repo.get_game(conn, found["id"])
             if game is None:

@@ -255,11 +255,19 @@ class Hosting:
                     raise UserError(f"{old.display_name} does not hold a seat in this game.")
                 if roster.seat_of(new.user_id) is not None:
                     raise UserError(f"{new.display_name} already holds a seat in this game.")
-                await games_repo.reassign_seat(
-                    conn, game.id, seat, user_id=new.user_id, user_name=new.user_name, display_name=new.display_name
-                )
+                holder = roster.player(seat)
+                partner = holder is not None and holder.partner_id == old.user_id
+                if partner:  # a shared seat's second member: only their place changes hands
+                    await games_repo.reassign_partner(
+                        conn, game.id, seat, user_id=new.user_id, user_name=new.user_name, display_name=new.display_name
+                    )
+                else:  # the seat's first member (a shared seat's partner keeps their place)
+                    await games_repo.reassign_seat(
+                        conn, game.id, seat, user_id=new.user_id, user_name=new.user_name, display_name=new.display_name
+                    )
+                stays = holder is not None and len(holder.members) > 1  # the other member is told nothing new
                 # In the record too: who held each seat when.
-                change = {"seat": seat, "from": old.user_id, "to": new.user_id}
+                change = {"seat": seat, "from": old.user_id, "to": new.user_id} | ({"partner": True} if partner else {})
                 await log_repo.add_seat_change(conn, game.id, game.step, change, caller.user_id, self.clock())
                 roster = Roster(await games_repo.seats(conn, game.id))
                 now = self.clock()
@@ -267,7 +275,8 @@ class Hosting:
                 if game.state is not None:
                     state = self.stepper.states.get(self.presentations[kind].game, game)
                 learned = await log_repo.events_for(conn, game.id, seat, private_only=True)
-                messages: list[Message] = [DM(seat, brief(game, roster, seat, state, learned))]
+                text = brief(game, roster, seat, state, learned)
+                messages: list[Message] = [DM(seat, text, member=new.user_id if stays else None)]
                 replaced = getattr(self.presentations[kind], "seat_replaced", None)
                 if replaced is not None:
                     messages.extend(replaced(game, old, new))
@@ -296,6 +305,11 @@ class Hosting:
                 seat = roster.seat_of(old.user_id)
                 if seat is None:
                     raise UserError(f"{old.display_name} does not hold a seat in this game.")
+                if len(roster.members_of(seat)) > 1:
+                    raise UserError(
+                        f"{old.display_name} shares a seat with another member: hand their place to a member "
+                        "instead (a computer player cannot share a seat)."
+                    )
                 name = computer_name(1 + await games_repo.computers_seated(conn, game.id), level)
                 await games_repo.reassign_seat(
                     conn, game.id, seat, user_id=None, user_name=name, display_name=name, computer=level

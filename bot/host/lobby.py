@@ -169,7 +169,10 @@ class Lobby:
     async def _edit_lobby(self, conn: Any, game: GameRow, roster: Roster) -> None:
         await edit_lobby(conn, game, roster, self.presentations[game.kind], self.clock())
 
-    async def join(self, caller: Caller, kind: str, *, game_id: int | None = None) -> tuple[GameRow, Roster]:
+    async def join(
+        self, caller: Caller, kind: str, *, game_id: int | None = None, partner: Member | None = None
+    ) -> tuple[GameRow, Roster]:
+        """Take a seat; with `partner` (a game with shared seats), become the second member of theirs."""
         game = await self._find(caller, kind, game_id)
         info = self.presentations[kind].game.info
         async with self.locks(game.id), self.db.transaction() as conn:
@@ -182,16 +185,27 @@ class Lobby:
             if game.season_id is not None and self.seasons is not None:
                 if not await self.seasons.is_member(game.season_id, caller.user_id):
                     raise NotAllowed("This game is a match of the server's season: only its roster may join.")
-            if len(roster) >= info.max_players:
-                raise UserError(f"The lobby is full: {info.title} takes {players_text(info)}.")
-            await games_repo.add_seat(
-                conn,
-                game.id,
-                user_id=caller.user_id,
-                user_name=caller.user_name,
-                display_name=caller.display_name,
-                now=self.clock(),
-            )
+            if partner is not None:
+                seat = shared_seat(game, roster, caller, partner)
+                await games_repo.add_partner(
+                    conn,
+                    game.id,
+                    seat,
+                    user_id=caller.user_id,
+                    user_name=caller.user_name,
+                    display_name=caller.display_name,
+                )
+            else:
+                if len(roster) >= info.max_players:
+                    raise UserError(f"The lobby is full: {info.title} takes {players_text(info)}.")
+                await games_repo.add_seat(
+                    conn,
+                    game.id,
+                    user_id=caller.user_id,
+                    user_name=caller.user_name,
+                    display_name=caller.display_name,
+                    now=self.clock(),
+                )
             roster = Roster(await games_repo.seats(conn, game.id))
             await self._edit_lobby(conn, game, roster)
         self.committed()
@@ -264,7 +278,11 @@ class Lobby:
                 raise UserError("You are not in this game.")
             if game.status != LOBBY:
                 raise UserError("The game has started: you cannot leave now (ask the host to replace you).")
-            await games_repo.remove_seat(conn, game.id, seat)
+            holder = roster.player(seat)
+            if holder is not None and len(holder.members) > 1:  # a shared seat: only the caller's place
+                await games_repo.drop_member(conn, game.id, holder, caller.user_id)
+            else:
+                await games_repo.remove_seat(conn, game.id, seat)
             roster = Roster(await games_repo.seats(conn, game.id))
             await self._edit_lobby(conn, game, roster)
         self.committed()
@@ -334,6 +352,20 @@ class Lobby:
 
             await games_repo.update_game(conn, game.id, settings_json=dumps(resolved))
             return await reload(conn, game.id)
+
+
+def shared_seat(game: GameRow, roster: Roster, caller: Caller, partner: Member) -> str:
+    """The seat `caller` may join as `partner`'s second member, or why not."""
+    if not game.options.shared_seats:
+        raise UserError("This game is not in team mode: each member takes a seat of their own (join without `with`).")
+    if partner.user_id == caller.user_id:
+        raise UserError("You cannot share a seat with yourself: join without `with`.")
+    seat = roster.seat_of(partner.user_id)
+    if seat is None:
+        raise UserError(f"{partner.display_name} is not in this lobby: they join first, then you join with them.")
+    if len(roster.members_of(seat)) >= 2:
+        raise UserError(f"{roster.name_of(seat)} already share that seat: a seat holds at most 2 members.")
+    return seat
 
 
 def check_options(options: HostOptions) -> None:

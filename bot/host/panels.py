@@ -2,8 +2,8 @@
 
 What the player picked lives in a row keyed by a random nonce, so a panel works after a restart.
 Every click reloads the row and the game and checks again who clicks and for which decision, so a
-stale or borrowed panel is refused. A player keeps one live panel per game: opening a new one
-retires the older (the table cannot grow with clicks).
+stale or borrowed panel is refused (a shared seat's panel serves either of its members). A player
+keeps one live panel per game: opening a new one retires the older (the table cannot grow with clicks).
 """
 
 from __future__ import annotations
@@ -53,9 +53,10 @@ class Panels:
             roster = Roster(await games_repo.seats(conn, game_id)) if game is not None else Roster([])
         if row is None or game is None:
             raise Stale(f"This panel is no longer in use (its game has ended, or you opened a newer one). {again}")
-        if caller.user_id != row.user_id:
-            raise NotAllowed(f"This panel belongs to another player. {again}")
         seat = roster.seat_of(caller.user_id)
+        # A panel belongs to its seat: a shared seat's other member may use it too.
+        if caller.user_id != row.user_id and (seat is None or seat != roster.seat_of(row.user_id)):
+            raise NotAllowed(f"This panel belongs to another player. {again}")
         if seat is None:
             raise NotAllowed("You no longer hold a seat in this game.")
         if game.status != RUNNING or game.step != row.step:

@@ -56,7 +56,7 @@ class Context:
 
     def seat_of(self, user_id: int) -> str | None:
         for seat in self.seats:
-            if seat.user_id == user_id:
+            if seat.user_id == user_id or seat.partner_id == user_id:  # either member of a shared seat
                 return seat.seat
         return None
 

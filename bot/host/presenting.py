@@ -57,12 +57,16 @@ class DM:
 
     `answers`: labels of buttons for the decision open after the step (at most 20, above the host's
     `buttons`). A click calls the presentation's `answer_reply(host, caller, game_id, step, index)` with
-    the decision's step and the button's index: the custom id holds those numbers, no label."""
+    the decision's step and the button's index: the custom id holds those numbers, no label.
+
+    A shared seat's DMs go to both its members; `member` narrows one to that member (if they still hold
+    the seat when it is sent): what a newcomer to a shared seat is told."""
 
     seat: str
     text: str
     buttons: tuple[str, ...] = ()
     answers: tuple[str, ...] = ()
+    member: int | None = None
 
 
 Message = Post | DM

@@ -381,4 +381,6 @@ class Stepper:
                 if message.answers:
                     payload["answers"] = list(message.answers)
                     payload["step"] = game.step
+                if message.member is not None:
+                    payload["member"] = message.member
                 await outbox_repo.queue_dm(conn, game.id, message.seat, payload, now)

@@ -64,9 +64,10 @@ async def active_game_in_channel(conn: Any, channel_id: int) -> GameRow | None:
 async def active_games_of_user(conn: Any, user_id: int, kind: str | None = None) -> list[GameRow]:
     """Games (not ended) where the user holds a seat or is the host."""
     sql = (
-        "SELECT * FROM games WHERE status != ? AND (host_id = ? OR id IN (SELECT game_id FROM seats WHERE user_id = ?))"
+        "SELECT * FROM games WHERE status != ? AND (host_id = ? OR id IN"
+        f" (SELECT game_id FROM seats WHERE {HELD_BY}))"
     )
-    args: list[Any] = [ENDED, user_id, user_id]
+    args: list[Any] = [ENDED, user_id, user_id, user_id]
     if kind is not None:
         sql += " AND kind = ?"
         args.append(kind)
@@ -94,6 +95,8 @@ async def update_if_version(conn: Any, game_id: int, expected: int, /, **fields:
 
 
 # ---- seats ---------------------------------------------------------------------------------------------
+
+HELD_BY = "(user_id = ? OR partner_id = ?)"  # a seat's members, first or second (two placeholders)
 
 
 async def seats(conn: Any, game_id: int) -> list[SeatRow]:
@@ -163,13 +166,51 @@ async def reassign_seat(
     )
 
 
-async def seat_holders(conn: Any, game_ids: set[int]) -> dict[tuple[int, str], int | None]:
-    """(game, seat) -> the user holding the seat (None: a computer player), for these games."""
+async def add_partner(conn: Any, game_id: int, seat: str, *, user_id: int, user_name: str, display_name: str) -> None:
+    """`user_id` becomes the seat's second member (the caller checked that the seat has none)."""
+    await run(
+        conn,
+        "UPDATE seats SET partner_id = ?, partner_name = ?, partner_display = ? WHERE game_id = ? AND seat = ?",
+        (user_id, user_name, display_name, game_id, seat),
+    )
+
+
+async def drop_member(conn: Any, game_id: int, seat: SeatRow, user_id: int) -> None:
+    """One member leaves a shared seat: the partner leaves their place, or the first member hands the seat
+    to the partner (who becomes its first member). The seat keeps its id and join order."""
+    if seat.partner_id == user_id or seat.partner_id is None:
+        await run(
+            conn,
+            "UPDATE seats SET partner_id = NULL, partner_name = NULL, partner_display = NULL"
+            " WHERE game_id = ? AND seat = ?",
+            (game_id, seat.seat),
+        )
+        return
+    await run(
+        conn,
+        "UPDATE seats SET user_id = partner_id, user_name = partner_name, display_name = partner_display,"
+        " partner_id = NULL, partner_name = NULL, partner_display = NULL WHERE game_id = ? AND seat = ?",
+        (game_id, seat.seat),
+    )
+
+
+async def reassign_partner(
+    conn: Any, game_id: int, seat: str, *, user_id: int, user_name: str, display_name: str
+) -> None:
+    """Another member takes the second member's place of a shared seat."""
+    await add_partner(conn, game_id, seat, user_id=user_id, user_name=user_name, display_name=display_name)
+
+
+async def seat_holders(conn: Any, game_ids: set[int]) -> dict[tuple[int, str], tuple[int, ...]]:
+    """(game, seat) -> the members holding the seat, first member first (none: a computer player)."""
     if not game_ids:
         return {}
     found = await rows(
         conn,
-        f"SELECT game_id, seat, user_id FROM seats WHERE game_id IN ({marks(len(game_ids))})",
+        f"SELECT game_id, seat, user_id, partner_id FROM seats WHERE game_id IN ({marks(len(game_ids))})",
         sorted(game_ids),
     )
-    return {(r["game_id"], r["seat"]): r["user_id"] for r in found}
+    return {
+        (r["game_id"], r["seat"]): tuple(int(u) for u in (r["user_id"], r["partner_id"]) if u is not None)
+        for r in found
+    }

@@ -35,6 +35,8 @@ class HostOptions:
     # With reminder_hours: a clock not longer than that lead (it would be past when the clock starts) is
     # reminded once this share of it has run instead (None: not at all).
     reminder_short_share: float | None = None
+    # Up to two members may share a seat (the game's team mode): either acts for it, both get its DMs.
+    shared_seats: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -43,10 +45,16 @@ class HostOptions:
             "wait_for_deadline": self.wait_for_deadline,
             "reveal": self.reveal,
             "season_start": self.season_start,
-        } | ({} if self.reminder_share is None and self.reminder_short_share is None else {
-            "reminder_share": self.reminder_share, "reminder_shortest": self.reminder_shortest,
+        } | ({"shared_seats": True} if self.shared_seats else {}) | self._reminder_json()
+
+    def _reminder_json(self) -> dict[str, Any]:
+        if self.reminder_share is None and self.reminder_short_share is None:
+            return {}
+        return {
+            "reminder_share": self.reminder_share,
+            "reminder_shortest": self.reminder_shortest,
             "reminder_short_share": self.reminder_short_share,
-        })
+        }
 
     @staticmethod
     def from_json(doc: dict[str, Any] | None) -> HostOptions:
@@ -60,6 +68,7 @@ class HostOptions:
             reminder_share=_share(doc.get("reminder_share")),
             reminder_shortest=float(doc.get("reminder_shortest", 60.0)),
             reminder_short_share=_share(doc.get("reminder_short_share")),
+            shared_seats=bool(doc.get("shared_seats", False)),
         )
 
 
@@ -131,10 +140,22 @@ class SeatRow:
     user_name: str
     display_name: str
     computer: str | None = None
+    # A shared seat's second member (HostOptions.shared_seats); `user_id` is its first.
+    partner_id: int | None = None
+    partner_name: str | None = None
+    partner_display: str | None = None
+
+    @property
+    def members(self) -> tuple[int, ...]:
+        """The members holding the seat, first member first (none for a computer player)."""
+        return tuple(u for u in (self.user_id, self.partner_id) if u is not None)
 
     @staticmethod
     def from_row(r: Row) -> SeatRow:
-        return SeatRow(r["seat"], r["join_seq"], r["user_id"], r["user_name"], r["display_name"], r["computer"])
+        return SeatRow(
+            r["seat"], r["join_seq"], r["user_id"], r["user_name"], r["display_name"], r["computer"],
+            r["partner_id"], r["partner_name"], r["partner_display"],
+        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

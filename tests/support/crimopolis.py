@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,17 @@ class CpTable:
             "SELECT seat, user_name FROM seats WHERE game_id = (SELECT MAX(id) FROM games)"
         )
         return {r["seat"]: r["user_name"] for r in rows}
+
+    async def seat_members(self) -> dict[str, list[str]]:
+        """Each seat's members (a team seat's two, first member first), by user name."""
+        rows = await self.bot.db.fetchall(
+            "SELECT seat, user_name, partner_name FROM seats WHERE game_id = (SELECT MAX(id) FROM games)"
+        )
+        return {r["seat"]: [n for n in (r["user_name"], r["partner_name"]) if n is not None] for r in rows}
+
+    async def shown_names(self) -> dict[str, str]:
+        """Each seat as the bot names it (a team seat: "ann & ben")."""
+        return {seat: " & ".join(names) for seat, names in (await self.seat_members()).items()}
 
 
 async def open_game(t: CpTable, players: list[str], **options: Any) -> None:
@@ -210,10 +222,17 @@ class Driver:
     findings: list[str] = field(default_factory=list)
     seen_posts: int = 0
     seen_private: set[tuple[int, int]] = field(default_factory=set)
+    # Which member of a team seat makes its next move (default: its first member).
+    chooser: Callable[[str, list[str]], str] | None = None
 
     async def member_of(self, seat: str) -> tuple[str, Any]:
-        names = await self.t.seat_names()
-        return names[seat], self.t.players[names[seat]]
+        members = (await self.t.seat_members())[seat]
+        name = members[0] if self.chooser is None else self.chooser(seat, members)
+        return name, self.t.players[name]
+
+    async def seat_of(self, member: Any) -> str:
+        members = await self.t.seat_members()
+        return next(s for s, names in members.items() if any(self.t.players[n] is member for n in names))
 
     def name_of(self, seats: dict[str, str]) -> Any:
         return lambda seat: seats.get(seat, seat)
@@ -228,7 +247,7 @@ class Driver:
             return False
         seat = pending.awaited[0]
         name, member = await self.member_of(seat)
-        seats = await t.seat_names()
+        seats = await t.shown_names()
         move = GAME.random_move(state, seat, self.rng)
         assert move is not None
         how = self.rng.choice(["command", "act", "panel"]) if pending.decision == "turn" else "prompt"
@@ -270,7 +289,7 @@ class Driver:
         from bot.games.crimopolis.notation import format_action
 
         state = await self.t.state()
-        seat = next(s for s, n in seats.items() if self.t.players[n] is member)
+        seat = await self.seat_of(member)
         from rules.crimopolis.legal import legal_actions
 
         legal = {format_action(a, self.name_of(seats)) for a in legal_actions(GAME.content, state, seat)}
@@ -338,7 +357,7 @@ class Driver:
         else:
             reply = await self.t.cmd(member, "panel")
         state = await self.t.state()
-        seat = next(s for s, n in seats.items() if self.t.players[n] is member)
+        seat = await self.seat_of(member)
         name = describe(move, state, seat, Names(self.name_of(seats), GAME.view(state, None)))
         for comp in reply.buttons():
             if comp.get("label") == clip(name, 80):
@@ -379,8 +398,7 @@ class Driver:
                 leaked = [c for c in CARD.findall(text) if c in step_private]
                 self.findings += [f"public: {c} was drawn, kept or aborted: {text[:120]!r}" for c in leaked]
         self.seen_posts = len(posts)
-        seats = await t.seat_names()
-        for seat, name in seats.items():
+        for seat, name in [(s, n) for s, names in (await t.seat_members()).items() for n in names]:
             member = t.players[name]
             for msg in [*t.fd.dms(member), *t.fd.ephemerals(member)]:
                 key = (msg.id, len(msg.history))  # a panel is edited in place: its new content is scanned

@@ -39,7 +39,8 @@ Choice = app_commands.Choice
 HELP = """\
 **Crimopolis** — 2 to 5 gangs crawl an unbounded city: explore, occupy, take over, do jobs; first to the \
 target prestige rings the bell.
-**Lobby**: `/crimopolis new` (host) · `join` · `leave` · `start` (host)
+**Lobby**: `/crimopolis new` (host) · `join` (team mode: `with:` a player, to share their seat) · `leave` · \
+`start` (host)
 **Your turn** (answers are private; in the channel or in a DM with me): `move from to count` · `recruit` · \
 `occupy block from` · `takeover block from` · `job card block from [fortunes]` · `abort card` · `invest` · \
 `fortune card [target]` · `redraw` · `end` · or any action with `act action` (the notation: \
@@ -58,15 +59,11 @@ TIMEOUTS = [
 ]
 RECRUIT_TO = [Choice(name="your Headquarters", value="hq"), Choice(name="your Safe House", value="safe_house")]
 PREFS = [Choice(name=PREF_WORDS[p][:100], value=p) for p in PREF_CHOICES]
-TEAM_MODE = (
-    "Team mode (two members sharing a seat, R118) is not available yet: the bot's host holds one member per seat."
-)
 
 
 def lobby_text(game: GameRow, roster: Roster) -> str:
     """The living lobby message (edited by the host as players join and leave)."""
     s = game.settings
-    names = ", ".join(roster.name_of(x) for x in roster.seats) or "nobody yet"
     variant = str(s.get("variant") or "standard").replace("_", " ")
     extras = [
         label
@@ -80,17 +77,27 @@ def lobby_text(game: GameRow, roster: Roster) -> str:
         extras.append(f"clock tiles first: {'yes' if s['clock_tiles_first'] else 'no'}")
     first = f"<@{s['first_player']}> starts" if s.get("first_player") else "the start player is drawn at start"
     state = {"lobby": "open", "running": "started", "ended": "closed"}.get(game.status, game.status)
+    if game.options.shared_seats:
+        extras.append("team mode: 2 members per seat")
     return (
         f"**Crimopolis** — game #{game.id} ({state}), hosted by <@{game.host_id}>: {variant}"
         + (f" ({', '.join(extras)})" if extras else "")
         + f"; {float(s.get('turn_hours') or 24):g} h per turn, {s.get('reaction_minutes') or 15} min per reaction; "
-        f"{first}.\nPlayers ({len(roster)}/5): {names}."
+        f"{first}.\n{seats_text(roster)}"
         + (
-            "\nJoin with /crimopolis join (2 to 5 players); the host starts with /crimopolis start."
+            "\nJoin with /crimopolis join (2 to 5 players"
+            + ("; `with:` a player shares their seat" if game.options.shared_seats else "")
+            + "); the host starts with /crimopolis start."
             if game.status == "lobby"
             else ""
         )
     )
+
+
+def seats_text(roster: Roster) -> str:
+    """The seats (2-5; a team seat names both members) for the lobby's posts."""
+    names = ", ".join(roster.name_of(s) for s in roster.seats) or "nobody yet"
+    return f"Players ({len(roster)}/5): {names}."
 
 
 async def start_game(host: Host, caller: Caller, game_opt: str | None, *, game_id: int | None = None) -> Any:
@@ -230,8 +237,6 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         gangsters: app_commands.Range[int, 5, 9] | None = None,
         clock_tiles_first: bool | None = None,
     ) -> None:
-        if team_mode:
-            raise UserError(TEAM_MODE)
         settings = {
             "variant": variant,
             "turn_hours": turn_hours,
@@ -245,8 +250,9 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
             "clock_tiles_first": clock_tiles_first,
         }
         # commands.md: reminder_hours before a turn or setup deadline, and halfway through a reaction window.
+        # Team mode (R118) is the host's shared seats: the rules never see it (a seat is one gang).
         options = HostOptions(deadline_hours=turn_hours, reminder_hours=reminder_hours, reminder_short_share=0.5,
-                              reminder_shortest=0.0)
+                              reminder_shortest=0.0, shared_seats=team_mode)
         game = await self.host.lobby.open(caller_of(interaction), KIND, settings, options)
         roster = await self.host.finder.roster(game.id)
         await answer(interaction, lobby_text(game, roster), ephemeral=False)
@@ -264,25 +270,22 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     @app_commands.rename(with_="with")
     @app_commands.describe(with_="Team mode: share this player's seat")
     async def join(self, interaction: discord.Interaction, with_: discord.User | None = None) -> None:
-        if with_ is not None:
-            raise UserError(TEAM_MODE)
-        game, roster = await self.host.lobby.join(caller_of(interaction), KIND)
+        partner = None if with_ is None else Member.from_user(with_)
+        caller = caller_of(interaction)
+        game, roster = await self.host.lobby.join(caller, KIND, partner=partner)
         await self._refresh_lobby(game)
-        names = ", ".join(roster.name_of(s) for s in roster.seats)
+        seat = roster.seat_of(caller.user_id)
+        who = interaction.user.display_name
+        joined = f"{who} joined"
+        if partner is not None and seat is not None:
+            joined = f"{who} joined the seat of {roster.name_of(seat)}"
         tail = " The host can /crimopolis start." if len(roster) >= 2 else " One more player is needed."
-        await answer(
-            interaction,
-            f"{interaction.user.display_name} joined. Players ({len(roster)}/5): {names}.{tail}",
-            ephemeral=False,
-        )
+        await answer(interaction, f"{joined}. {seats_text(roster)}{tail}", ephemeral=False)
 
     @app_commands.command(name="leave", description="Leave the lobby (before the start).")
     async def leave(self, interaction: discord.Interaction) -> None:
         _game, roster = await self.host.lobby.leave(caller_of(interaction), KIND)
-        names = ", ".join(roster.name_of(s) for s in roster.seats) or "nobody"
-        await answer(
-            interaction, f"{interaction.user.display_name} left. Players ({len(roster)}/5): {names}.", ephemeral=False
-        )
+        await answer(interaction, f"{interaction.user.display_name} left. {seats_text(roster)}", ephemeral=False)
 
     @app_commands.command(name="start", description="Close the lobby and set the city up (host or admin).")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -622,11 +625,17 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         seated = await self.host.finder.seated(caller, KIND, game)
         if seated.seat is None:
             raise UserError("You hold no seat in this game.")
-        await self.presentation.prefs.set(self.host.db, seated.game.id, seated.seat, reactions)
+        prefs = self.presentation.prefs
+        team = seated.game.options.shared_seats  # each member's own; the seat answers the stricter (R118)
+        await prefs.set(self.host.db, seated.game.id, seated.seat, reactions, caller.user_id if team else None)
         text = f"Reaction windows: {PREF_WORDS[reactions]}."
+        members = seated.roster.members_of(seated.seat)
+        merged = prefs.get(seated.game.id, seated.seat, members)
+        if len(members) > 1:
+            text += f" Your seat answers the stricter of its two members': {merged}."
         turn = await self.host.play.turn(caller, KIND, game)
         if turn is not None and turn.game.pending is not None and turn.game.pending.decision == "react":
-            move = auto_answer(turn.state, turn.seat, reactions)
+            move = auto_answer(turn.state, turn.seat, merged)
             if move is not None and turn.seat in turn.game.pending.awaited:
                 await moves.play(self.host, caller, moves.fixed(move), game)
                 text += " Your open reaction window is answered."
@@ -734,10 +743,26 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         self, interaction: discord.Interaction, old: discord.User, new: discord.User, game: str | None = None
     ) -> None:
         before, after = Member.from_user(old), Member.from_user(new)
-        await self.host.hosting.replace(caller_of(interaction), KIND, before, after, self.presentation.brief, game)
-        await answer(
-            interaction, f"{after.display_name} now holds {before.display_name}'s seat; they were sent its hands by DM."
+        caller = caller_of(interaction)
+        found = await self.host.finder.game(caller, KIND, game)
+        seat = (await self.host.finder.roster(found.id)).seat_of(before.user_id)
+        prefs, db = self.presentation.prefs, self.host.db
+        team = found.options.shared_seats and seat is not None
+        if team:  # a team member's own preference goes with their place (and into the newcomer's brief)
+            await prefs.hand_on(db, found.id, str(seat), before.user_id, after.user_id)
+        try:
+            _game, roster, seat = await self.host.hosting.replace(
+                caller, KIND, before, after, self.presentation.brief, game
+            )
+        except Exception:
+            if team:
+                await prefs.hand_on(db, found.id, str(seat), after.user_id, before.user_id)
+            raise
+        shared = len(roster.members_of(seat)) > 1
+        what = f"{before.display_name}'s place in the seat of {roster.name_of(seat)}" if shared else (
+            f"{before.display_name}'s seat"
         )
+        await answer(interaction, f"{after.display_name} now holds {what}; they were sent its hands by DM.")
 
     @admin.command(
         name="export", description="The game's full record as a replay file (host only: it holds every secret)."

@@ -95,7 +95,7 @@ class CrimopolisPresentation:
 
     def step_messages(self, view: StepView) -> list[Message]:
         public = GAME.view(view.state, None)
-        prefs = self.prefs.of(view.game.id)
+        prefs = self.prefs.of(view.game.id, {s: view.roster.members_of(s) for s in view.roster.seats})
         out = messages.step_messages(view, public, prefs)
         pending = view.pending
         if pending is not None and view.opened and pending.decision == "react":
@@ -191,7 +191,12 @@ class CrimopolisPresentation:
             lines.append(f"Seat {me['seat']} ({me['color']}): prestige {me['prestige']}, bodies {me['bodies']}.")
             lines += texts.hand_lines(view["private"][seat])
             lines.append(texts.turn_line(view, n, None, game.paused))
-        lines.append(f"Reactions: {WORDS[self.prefs.get(game.id, seat)]} (change with /crimopolis prefs).")
+        members = roster.members_of(seat)
+        line = f"Reactions: {WORDS[self.prefs.get(game.id, seat, members)]}"
+        if len(members) > 1:  # team mode: who chose what (the newcomer brings the preference of the place)
+            own = ", ".join(f"<@{u}> {self.prefs.own(game.id, seat, u)}" for u in members)
+            line += f" (the stricter of the two members': {own})"
+        lines.append(f"{line} (change with /crimopolis prefs).")
         del learned
         return "\n".join(lines)
 

@@ -14,7 +14,7 @@ from . import texts
 from .choices import LEGAL, choices
 from .messages import picture_view
 from .names import Names, hours
-from .prefs import WORDS
+from .prefs import WORDS, Prefs
 
 if TYPE_CHECKING:
     from ...host import GameRow, Host, Roster
@@ -52,7 +52,7 @@ async def status_text(host: Host, caller: Caller, game_opt: str | None) -> str:
     pending = view.get("pending")
     if pending is not None and pending["player"] == seat:
         lines.append(pending_line(host, game, roster, seat, view))
-    lines.append(f"Reactions: {WORDS[PRESENTATION.prefs.get(game.id, seat)]} (change with /crimopolis prefs).")
+    lines.append(reactions_line(PRESENTATION.prefs, game.id, seat, roster.members_of(seat), caller.user_id))
     inbox, shown = _inbox_lines(status.inbox, budget=STATUS_LIMIT - len("\n".join(lines)))
     lines += inbox
     await host.reports.inbox_read(game.id, seat, shown)
@@ -141,3 +141,11 @@ def history_entry(game: GameRow, roster: Roster) -> str:
 
 def timestamp_or_paused(deadline_at: float | None, paused: bool) -> str:
     return "the clock is paused" if paused or deadline_at is None else timestamp(deadline_at)
+
+
+def reactions_line(prefs: Prefs, game_id: int, seat: str, members: tuple[int, ...], me: int) -> str:
+    """The seat's answer to reaction windows; in a shared seat, the caller's own choice too (R118)."""
+    line = f"Reactions: {WORDS[prefs.get(game_id, seat, members)]}"
+    if len(members) > 1:
+        line += f" (the stricter of the two members'; yours: {prefs.own(game_id, seat, me)})"
+    return line + " (change with /crimopolis prefs)."

@@ -154,7 +154,9 @@ stack), **deeper_strategy** (42, 9).
 `reminder_hours`: a DM this long before a deadline.
 - `first_player`: who starts (default drawn at random). Seats follow the join order, rotated so the first player \
 sits first; colours go yellow, green, red, blue, black.
-- `team_mode`: two members per seat (R118) is not available in this bot yet."""
+- `team_mode`: up to two members share a seat (R118): the second joins with `/crimopolis join with:@first`; \
+either may act for the seat, both get its DMs; each sets their own `prefs`, and the seat answers reaction \
+windows by the stricter of the two (ask, then never, then auto)."""
 
 _NOTATION = """\
 `/crimopolis act` and `/crimopolis decide` take one action in words (any case). Cells `x,y`; sections `h:x,y` / \
