@@ -182,11 +182,11 @@ class Delivery:
         self._workers.clear()
 
     def nonce(self, row_id: int, user_id: int | None = None) -> str:
-        """A row's nonce; with `user_id`, a shared seat's second member's (the row id and user in base 36:
-        a nonce of another row or member never equals it, and it fits Discord's 25 characters)."""
+        """A row's nonce; with `user_id`, a shared seat's second member's (the row id and user in base 36,
+        apart by a "-": a nonce of another row or member never equals it, and it fits Discord's 25 characters)."""
         if user_id is None:
             return f"ob{self._instance}{row_id}"[:25]
-        return f"ob{self._instance}{base36(row_id)}m{base36(user_id % 36**5)}"[:25]
+        return f"ob{self._instance}{base36(row_id)}-{base36(user_id % 36**5)}"[:25]
 
     async def _loop(self) -> None:
         while True:

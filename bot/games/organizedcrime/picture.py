@@ -17,6 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from ..palette import fixed_palette, to_palette
 from . import names as n
 
 RGB = tuple[int, int, int]
@@ -51,6 +52,14 @@ KIND_WORDS = {"city": "City", "power": "Power", "official": "Corrupt Official", 
               "business": "Business Inv.", "illegal": "Illegal Act.", "government": "Government"}
 
 
+DARK: RGB = (20, 20, 20)  # text on a light fill
+
+
+@functools.cache
+def palette() -> Image.Image:
+    return fixed_palette([BG, INK, DIM, EDGE, LINE, DARK, *KIND_COLOURS.values(), *PLAYER_COLOURS.values()])
+
+
 @functools.cache
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size * SCALE)
@@ -72,7 +81,7 @@ def _s(v: float) -> float:
 
 
 def _text_colour(fill: RGB) -> RGB:
-    return (20, 20, 20) if sum(fill) > 420 else INK
+    return DARK if sum(fill) > 420 else INK
 
 
 class Canvas:
@@ -96,8 +105,9 @@ class Canvas:
 
     def png(self) -> bytes:
         out = self.img.reduce(SCALE)  # a box filter, and three times faster than resize()
-        # A palette: a third of the bytes to upload, and faster to encode (the octree is deterministic).
-        out = out.quantize(colors=192, method=Image.Quantize.FASTOCTREE)
+        # A palette: a third of the bytes to upload, and faster to encode. One fixed palette for every
+        # picture (the drawing's colours and their blends), not one computed per picture: 1 ms, not 6.
+        out = to_palette(out, palette())
         buf = io.BytesIO()
         out.save(buf, format="PNG", compress_level=COMPRESS, optimize=False)
         return buf.getvalue()
