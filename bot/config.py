@@ -52,6 +52,11 @@ SETTINGS = (
         "[host:]port of the HTTP /health and /ready endpoint (host 127.0.0.1 unless given)",
     ),
     Setting("CRIMECITY_COMPUTER_DELAY", "1", "scales how long computer players take to move (0: at once)"),
+    Setting(
+        "CRIMECITY_PICTURE_PROCESSES",
+        "1",
+        "worker processes drawing the board pictures, 0 to 8 (0: a thread of the bot's own process)",
+    ),
 )
 
 

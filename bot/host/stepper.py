@@ -23,6 +23,7 @@ from ..storage import outbox as outbox_repo
 from ..storage import panels as panels_repo
 from ..storage import submissions as subs_repo
 from ..storage import timers as timers_repo
+from ..storage.errors import Moved
 from ..storage.models import ENDED, RUNNING, ClockRow, GameRow
 from ..storage.sql import dumps, loads
 from . import clocks
@@ -58,8 +59,8 @@ def is_computer(roster: Roster, seat: str) -> bool:
     return holder is not None and holder.computer is not None
 
 
-class Conflict(RuntimeError):
-    """Someone else moved the game on meanwhile (its version changed): nothing was written."""
+# Someone else moved the game on meanwhile (its version changed): nothing of the step was written.
+Conflict = Moved
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,8 +215,7 @@ class Stepper:
             fields["step_opened_at"] = now
         if results is not None or pending is None:
             fields.update(status=ENDED, ended_at=now, results_json=dumps(results))
-        if not await games_repo.update_if_version(conn, game.id, game.version, **fields):
-            raise Conflict(f"game {game.id} moved on")
+        await games_repo.move_on(conn, game.id, game.version, **fields)  # Conflict when someone else did
         if opened or pending is None:
             await log_repo.close_step(conn, game.id, game.step, now)
         if opened:

@@ -40,6 +40,7 @@ import aiosqlite
 from ..aio import finish as _finish
 from .errors import Conflict
 from .meta import MetaStore
+from .pipeline import Pipelined
 
 log = logging.getLogger(__name__)
 
@@ -228,16 +229,18 @@ class Database(MetaStore):
             first = batch is None
             if batch is None:
                 batch = self._batch = _Batch()
+            # A joiner's savepoint is not released when it succeeds (one round trip fewer): COMMIT ends
+            # them all, and ROLLBACK TO names the most recent savepoint, i.e. the failing member's own.
+            # It is sent with the body's first statement (bot/storage/pipeline.py).
+            piped = Pipelined(conn, "BEGIN IMMEDIATE" if first else "SAVEPOINT host_tx")
             try:
-                # A joiner's savepoint is not released when it succeeds (one round trip fewer): COMMIT ends
-                # them all, and ROLLBACK TO names the most recent savepoint, i.e. the failing member's own.
-                await _finish(conn.execute("BEGIN IMMEDIATE" if first else "SAVEPOINT host_tx"))
-                yield conn
+                yield piped  # type: ignore[misc]
+                await _finish(piped.flush())
             except sqlite3.IntegrityError as exc:
-                await _finish(self._undo(conn, batch, first))
+                await _finish(self._undo(conn, batch, first, piped.opened))
                 raise Conflict(str(exc)) from exc
             except BaseException:
-                await _finish(self._undo(conn, batch, first))
+                await _finish(self._undo(conn, batch, first, piped.opened))
                 raise
             batch.members += 1
             if not self._waiting:
@@ -275,12 +278,15 @@ class Database(MetaStore):
             self.transactions += 1
             return int(cursor.rowcount)
 
-    async def _undo(self, conn: aiosqlite.Connection, batch: _Batch, first: bool) -> None:
-        """With the writer lock: roll back the failed transaction's changes, and only those."""
+    async def _undo(self, conn: aiosqlite.Connection, batch: _Batch, first: bool, opened: bool = True) -> None:
+        """With the writer lock: roll back the failed transaction's changes, and only those (`opened`: its
+        BEGIN or SAVEPOINT was sent; if not, it wrote nothing, and a ROLLBACK TO would undo another's)."""
         if first:  # the batch holds nothing else
             self._batch = None
             if conn.in_transaction:
                 await conn.execute("ROLLBACK")
+            return
+        if not opened:
             return
         if conn.in_transaction:
             try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .models import ENDED, LOBBY, GameRow, HostOptions, SeatRow
-from .sql import dumps, insert, marks, row, rows, run
+from .sql import dumps, insert, later, marks, row, rows, run
 
 _UPDATABLE = frozenset(
     {
@@ -92,6 +92,19 @@ async def update_if_version(conn: Any, game_id: int, expected: int, /, **fields:
         conn, f"UPDATE games SET {sets} WHERE id = ? AND version = ?", (*fields.values(), game_id, expected)
     )
     return changed == 1
+
+
+async def move_on(conn: Any, game_id: int, expected: int, /, **fields: Any) -> None:
+    """`update_if_version` as a write nobody waits on (`sql.later`): `Moved` if someone moved the game on
+    meanwhile, now or when the transaction sends it, and then the transaction writes nothing."""
+    bad = set(fields) - _UPDATABLE
+    if bad:
+        raise ValueError(f"not a games column: {sorted(bad)}")
+    sets = ", ".join(f"{k} = ?" for k in fields)
+    await later(
+        conn, f"UPDATE games SET {sets} WHERE id = ? AND version = ?", (*fields.values(), game_id, expected),
+        must_change=True,
+    )
 
 
 # ---- seats ---------------------------------------------------------------------------------------------

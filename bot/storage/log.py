@@ -8,7 +8,7 @@ from typing import Any
 from rules.contract import Event, LogEntry, Pending
 
 from .models import EventRow
-from .sql import dumps, insert, loads, row, rows, run, run_many
+from .sql import dumps, insert, later, loads, row, rows, run
 
 
 async def next_seq(conn: Any, game_id: int) -> int:
@@ -19,7 +19,7 @@ async def next_seq(conn: Any, game_id: int) -> int:
 async def add_move(
     conn: Any, game_id: int, seq: int, step: int, entry: LogEntry, user_id: int | None, now: float
 ) -> None:
-    await run(
+    await later(
         conn,
         "INSERT INTO moves(game_id, seq, step, actions_json, chance_json, user_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (
@@ -58,7 +58,7 @@ async def moves(conn: Any, game_id: int) -> list[LogEntry]:
 
 
 async def open_step(conn: Any, game_id: int, step: int, pending: Pending, now: float) -> None:
-    await run(
+    await later(
         conn,
         "INSERT INTO steps(game_id, step, pending_json, opened_at) VALUES (?, ?, ?, ?)",
         (game_id, step, dumps(pending.to_json()), now),
@@ -66,24 +66,26 @@ async def open_step(conn: Any, game_id: int, step: int, pending: Pending, now: f
 
 
 async def close_step(conn: Any, game_id: int, step: int, now: float) -> None:
-    await run(
+    await later(
         conn,
         "UPDATE steps SET closed_at = ? WHERE game_id = ? AND step = ? AND closed_at IS NULL",
         (now, game_id, step),
     )
 
 
+INSERT_RECIPIENT = "INSERT INTO event_seats(event_id, game_id, seat) VALUES (?, ?, ?)"
+INSERT_EVENT = "INSERT INTO events(game_id, seq, step, kind, public, data_json, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+
+
 async def add_events(conn: Any, game_id: int, seq: int, step: int, events: Iterable[Event], now: float) -> None:
-    recipients: list[tuple[int, int, str]] = []
     for event in events:
-        event_id = await insert(
-            conn,
-            "INSERT INTO events(game_id, seq, step, kind, public, data_json, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game_id, seq, step, event.kind, int(event.is_public), dumps(dict(event.data)), now),
-        )
-        if not event.is_public:
-            recipients.extend((event_id, game_id, seat) for seat in dict.fromkeys(event.audience))
-    await run_many(conn, "INSERT INTO event_seats(event_id, game_id, seat) VALUES (?, ?, ?)", recipients)
+        values = (game_id, seq, step, event.kind, int(event.is_public), dumps(dict(event.data)), now)
+        if event.is_public:
+            await later(conn, INSERT_EVENT, values)
+            continue
+        event_id = await insert(conn, INSERT_EVENT, values)  # its recipients need its id
+        for seat in dict.fromkeys(event.audience):
+            await later(conn, INSERT_RECIPIENT, (event_id, game_id, seat))
 
 
 async def events_for(conn: Any, game_id: int, seat: str | None, *, private_only: bool = False) -> list[EventRow]:

@@ -5,19 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from .models import OutboxRow
-from .sql import dumps, insert, marks, row, rows, run
+from .sql import dumps, insert, later, marks, row, rows, run
 
 
-async def queue_channel(conn: Any, game_id: int, channel_id: int, payload: dict[str, Any], now: float) -> int:
-    return await insert(
+async def queue_channel(conn: Any, game_id: int, channel_id: int, payload: dict[str, Any], now: float) -> None:
+    await later(
         conn,
         "INSERT INTO outbox(game_id, target, channel_id, payload_json, created_at) VALUES (?, 'channel', ?, ?, ?)",
         (game_id, channel_id, dumps(payload), now),
     )
 
 
-async def queue_dm(conn: Any, game_id: int, seat: str, payload: dict[str, Any], now: float) -> int:
-    return await insert(
+async def queue_dm(conn: Any, game_id: int, seat: str, payload: dict[str, Any], now: float) -> None:
+    await later(
         conn,
         "INSERT INTO outbox(game_id, target, seat, payload_json, created_at) VALUES (?, 'dm', ?, ?, ?)",
         (game_id, seat, dumps(payload), now),

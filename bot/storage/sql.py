@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .errors import Conflict
+from .errors import Conflict, Moved
 
 Row = Any  # sqlite3.Row or asyncpg.Record: a mapping by column name and a sequence
 
@@ -42,6 +42,19 @@ async def run(conn: Any, sql: str, params: Iterable[Any] = ()) -> int:
     except sqlite3.IntegrityError as exc:
         raise Conflict(str(exc)) from exc
     return int(cursor.rowcount)
+
+
+async def later(conn: Any, sql: str, params: Iterable[Any] = (), *, must_change: bool = False) -> None:
+    """A write whose outcome the caller does not need now. In a SQLite transaction it is queued and sent
+    with the next statement that needs an answer, or when the transaction's body is over (bot/storage/
+    pipeline.py); elsewhere it runs at once. `must_change`: raise `Moved` if it changes no row (then, or
+    from the transaction when it is sent), so the transaction writes nothing."""
+    queue = getattr(conn, "later", None)
+    if queue is not None:
+        queue(sql, tuple(params), must_change)
+        return
+    if await run(conn, sql, params) == 0 and must_change:
+        raise Moved(f"a compare-and-set found its row changed: {sql.split(' WHERE')[0]}")
 
 
 async def insert(conn: Any, sql: str, params: Iterable[Any] = ()) -> int:
