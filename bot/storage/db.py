@@ -38,6 +38,8 @@ from typing import Any
 import aiosqlite
 
 from ..aio import finish as _finish
+from .checkpoints import EVERY as CHECKPOINT_SECONDS
+from .checkpoints import Checkpointer
 from .errors import Conflict
 from .meta import MetaStore
 from .pipeline import Pipelined
@@ -100,6 +102,7 @@ class Database(MetaStore):
     """Owns the connections. Use `transaction()` for writes and `read()` / `fetchone` / `fetchall` for reads."""
 
     READERS = 4  # read-only connections: reads in parallel on their own threads, none waits for the writer
+    CHECKPOINT_EVERY = CHECKPOINT_SECONDS  # bot/storage/checkpoints.py
     dialect = "sqlite"
     shared = False  # one process owns the file: what it read under a game's lock stays true until it writes
 
@@ -112,6 +115,7 @@ class Database(MetaStore):
         self._waiting = 0  # coroutines waiting for the writer lock
         self._read_slots = asyncio.Semaphore(self.READERS)  # one read snapshot at a time per reader
         self._batch: _Batch | None = None  # the open BEGIN IMMEDIATE, if any
+        self._checkpointer: Checkpointer | None = None  # WAL checkpoints on a connection of their own
         self.commits = 0  # COMMITs issued (fsyncs), for tests and benches
         self.transactions = 0  # transactions committed
 
@@ -141,6 +145,10 @@ class Database(MetaStore):
                 await conn.execute(f"PRAGMA {pragma}")
             self._conn = conn
             await self.migrate()
+            if not self._memory:
+                await conn.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's, off the commit path
+                self._checkpointer = Checkpointer(lambda: _connect(self.path), lambda: self.commits)
+                await self._checkpointer.start(self.CHECKPOINT_EVERY)
             for _ in range(0 if self._memory else self.READERS):
                 reader = await _connect(self.path)
                 self._readers.append(reader)
@@ -167,6 +175,12 @@ class Database(MetaStore):
                     self._read_slots.release()
 
     async def _close_connections(self) -> None:
+        checkpointer, self._checkpointer = self._checkpointer, None
+        if checkpointer is not None:
+            try:
+                await _finish(checkpointer.stop())
+            except Exception:
+                log.exception("the last WAL checkpoint")
         conn, self._conn = self._conn, None
         readers, self._readers, self._idle = self._readers, [], []
         for c in (*readers, conn):
