@@ -270,8 +270,9 @@ class Seasons:
         exists = await row(conn, "SELECT id FROM season_matches WHERE game_id = ?", (game.id,))
         if exists is not None:
             return False
-        users = {seat: roster.user_of(seat) for seat in roster.seats}
-        placements = [users[s] for s in outcome.placements if users.get(s) is not None]
+        # Every member of a seat (a shared seat's two) shares its placement, changes and marks.
+        members = {seat: roster.members_of(seat) for seat in roster.seats}
+        placements = [user for s in outcome.placements for user in members.get(s, ())]
         now = self.clock()
         match_id = await insert(
             conn,
@@ -280,14 +281,13 @@ class Seasons:
         )
         reason = f"game #{game.id}"
         for seat, amount, why in outcome.changes:
-            user = users.get(seat)
-            if user is not None and amount:
+            for user in members.get(seat, ()) if amount else ():
                 await self._ledger(conn, game.season_id, user, amount, f"{reason}: {why}", match_id, None)
         for seat, counts in outcome.marks.items():
-            user = users.get(seat)
-            for mark, count in counts.items():
-                if user is not None and count:
-                    await self._mark(conn, game.season_id, user, mark, count, reason, match_id, None)
+            for user in members.get(seat, ()):
+                for mark, count in counts.items():
+                    if count:
+                        await self._mark(conn, game.season_id, user, mark, count, reason, match_id, None)
         log.info("game %s: recorded in season %s", game.id, game.season_id)
         return True
 

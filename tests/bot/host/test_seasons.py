@@ -123,3 +123,40 @@ async def scenario(path: Path, ops: list[tuple[Any, ...]]) -> None:
 def test_every_balance_is_the_sum_of_its_ledger_and_no_game_counts_twice(ops: list[tuple[Any, ...]]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         asyncio.run(scenario(Path(tmp) / "s.db", ops))
+
+
+async def test_every_member_of_a_shared_seat_shares_its_result(tmp_path: Path) -> None:
+    db = Database(tmp_path / "s.db")
+    await db.open()
+    try:
+        seasons = Seasons(db, Finder(db, str), clock=lambda: 1.0)
+        season = await seasons.open(HOST, "crimecity", "S")
+        for user in USERS[:3]:
+            await seasons.enrol(HOST, "crimecity", user)
+        async with db.transaction() as conn:
+            game_id = await games_repo.create_game(
+                conn, kind="crimecity", guild_id=GUILD, channel_id=CHANNEL, host_id=1, settings={},
+                options=HostOptions(shared_seats=True), now=1.0, season_id=season.id,
+            )
+            for u in USERS[:2]:
+                await games_repo.add_seat(
+                    conn, game_id, user_id=u.user_id, user_name=u.user_name, display_name=u.display_name, now=1.0
+                )
+            partner = USERS[2]
+            seat = (await games_repo.seats(conn, game_id))[0].seat
+            await games_repo.add_partner(
+                conn, game_id, seat, user_id=partner.user_id, user_name=partner.user_name,
+                display_name=partner.display_name,
+            )
+            game = await games_repo.get_game(conn, game_id)
+            roster = Roster(await games_repo.seats(conn, game_id))
+            assert game is not None
+            first, second = roster.seats
+            outcome = Outcome(placements=[first, second], changes=[(first, 7, "won"), (second, -2, "lost")],
+                              marks={first: {"tol": 1}})
+            assert await seasons.record_game(conn, game, roster, outcome)
+        balances = await seasons.balances(season.id)
+        assert balances == {USERS[0].user_id: 7, USERS[2].user_id: 7, USERS[1].user_id: -2}
+        assert await seasons.last_placements(season.id) == [USERS[0].user_id, USERS[2].user_id, USERS[1].user_id]
+    finally:
+        await db.close()
