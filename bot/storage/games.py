@@ -74,35 +74,24 @@ async def active_games_of_user(conn: Any, user_id: int, kind: str | None = None)
     return [GameRow.from_row(r) for r in await rows(conn, sql + " ORDER BY id", args)]
 
 
+def _sets(fields: dict[str, Any]) -> str:
+    bad = set(fields) - _UPDATABLE
+    if bad:
+        raise ValueError(f"not a games column: {sorted(bad)}")
+    return ", ".join(f"{k} = ?" for k in fields)
+
+
 async def update_game(conn: Any, game_id: int, /, **fields: Any) -> None:
-    bad = set(fields) - _UPDATABLE
-    if bad:
-        raise ValueError(f"not a games column: {sorted(bad)}")
-    sets = ", ".join(f"{k} = ?" for k in fields)
-    await run(conn, f"UPDATE games SET {sets} WHERE id = ?", (*fields.values(), game_id))
-
-
-async def update_if_version(conn: Any, game_id: int, expected: int, /, **fields: Any) -> bool:
-    """Compare-and-set on `version`: False (nothing written) when someone moved the game on meanwhile."""
-    bad = set(fields) - _UPDATABLE
-    if bad:
-        raise ValueError(f"not a games column: {sorted(bad)}")
-    sets = ", ".join(f"{k} = ?" for k in fields)
-    changed = await run(
-        conn, f"UPDATE games SET {sets} WHERE id = ? AND version = ?", (*fields.values(), game_id, expected)
-    )
-    return changed == 1
+    await run(conn, f"UPDATE games SET {_sets(fields)} WHERE id = ?", (*fields.values(), game_id))
 
 
 async def move_on(conn: Any, game_id: int, expected: int, /, **fields: Any) -> None:
-    """`update_if_version` as a write nobody waits on (`sql.later`): `Moved` if someone moved the game on
-    meanwhile, now or when the transaction sends it, and then the transaction writes nothing."""
-    bad = set(fields) - _UPDATABLE
-    if bad:
-        raise ValueError(f"not a games column: {sorted(bad)}")
-    sets = ", ".join(f"{k} = ?" for k in fields)
+    """Compare-and-set on `version`, as a write nobody waits on (`sql.later`): `Moved` if someone moved the
+    game on meanwhile, now or when the transaction sends it, and then the transaction writes nothing."""
     await later(
-        conn, f"UPDATE games SET {sets} WHERE id = ? AND version = ?", (*fields.values(), game_id, expected),
+        conn,
+        f"UPDATE games SET {_sets(fields)} WHERE id = ? AND version = ?",
+        (*fields.values(), game_id, expected),
         must_change=True,
     )
 

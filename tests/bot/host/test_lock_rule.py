@@ -12,7 +12,7 @@ BOT = Path(__file__).resolve().parents[3] / "bot"
 
 # Functions that write a game's rows, named by their last two dotted parts (module or service, function).
 WRITERS = {
-    "games_repo.update_game", "games_repo.update_if_version", "games_repo.move_on", "games_repo.add_seat",
+    "games_repo.update_game", "games_repo.move_on", "games_repo.add_seat",
     "games_repo.remove_seat", "games_repo.reassign_seat", "games_repo.add_partner", "games_repo.drop_member",
     "games_repo.reassign_partner", "games_repo.create_game", "clocks_repo.replace_clocks",
     "log_repo.add_seat_change", "stepper.start", "stepper.advance", "stepper.resolve_collected",
