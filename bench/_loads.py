@@ -71,6 +71,17 @@ def _add(out: dict[str, list[float]], times: Times) -> None:
         out.setdefault(k, []).append(v)
 
 
+GC_SEEN: list[tuple[int, float]] = []  # the bot's collections (generation, seconds) during `sequential`
+
+
+def gc_line() -> str:
+    """The bot's garbage collections while one interaction was in flight, by generation."""
+    by: dict[int, list[float]] = {}
+    for generation, seconds in GC_SEEN:
+        by.setdefault(generation, []).append(seconds)
+    return "; ".join(f"gen {g}: {len(xs)}, max {max(xs) * 1e3:.2f} ms" for g, xs in sorted(by.items())) or "none"
+
+
 async def sequential(
     one: One, games: Games, kinds: Sequence[str], per_kind: int, bot: BotProcess, chunks: int = 5
 ) -> tuple[dict[str, list[float]], dict[str, float], list[float]]:
@@ -94,6 +105,7 @@ async def sequential(
             after = await bot.stats()
             cpu[kind] += after["cpu"] - before
             commits += after["commit_times"]
+            GC_SEEN.extend(after["gc_pauses"])
     return out, {k: cpu[k] / max(1, counts[k]) for k in kinds}, commits
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import statistics
 import sys
 import tempfile
 import time
@@ -31,7 +32,18 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import BotProcess, Probe, Spot, build_world, caller, ms, quiet_driver_gc, summary  # noqa: E402
-from _loads import CONCURRENCY, RATE, Games, cli, closed_loop, paced, report, sequential  # noqa: E402
+from _loads import (  # noqa: E402
+    CONCURRENCY,
+    GC_SEEN,
+    RATE,
+    Games,
+    cli,
+    closed_loop,
+    gc_line,
+    paced,
+    report,
+    sequential,
+)
 
 KIND = "organizedcrime"
 KINDS = ("ping", "move", "ac")
@@ -92,6 +104,7 @@ class Driver:
         self.db.row_factory = sqlite3.Row
         self.refused: list[str] = []
         self.games: Games | None = None
+        self.by_command: dict[str, list[float]] = {}  # a move's latency by its command, for the breakdown
 
     def state(self, spot: Spot) -> tuple[Any, dict[str, str]]:
         from rules.organizedcrime.game import GAME
@@ -131,6 +144,7 @@ class Driver:
         action = random_action(Engine(GAME.content, state, NoChance()), seat, rng)
         command, options = command_for(action, names, members)
         dt, body = await self.probe.slash(members[seat], spot.chan, f"{KIND} {command}", **options)
+        self.by_command.setdefault(command, []).append(dt)
         text = (body.get("data") or {}).get("content") or ""
         if "Not allowed" in text or "Could not" in text or "Sorry" in text:
             self.refused.append(f"{action} -> {text[:120]!r}")
@@ -160,10 +174,16 @@ async def scenario(n_games: int, samples: int, rng_seed: int, rate: float = RATE
                 games = drv.games = Games(spots, rng)
                 await sequential(drv.one, games, KINDS, max(10, samples // 10), bot)  # warm-up
                 drv.refused.clear()
+                drv.by_command.clear()
+                GC_SEEN.clear()
                 res, cpu, commits = await sequential(drv.one, games, KINDS, samples, bot)
                 report("one interaction in flight", res, NAMES)
+                print("    moves by command: " + "; ".join(
+                    f"{c} {statistics.median(xs) * 1e3:.2f}/{max(xs) * 1e3:.2f} ms (n={len(xs)})"
+                    for c, xs in sorted(drv.by_command.items(), key=lambda kv: -len(kv[1]))) + " (p50/max)")
                 print("    bot CPU per interaction (user+sys, all threads, the outbox's posts and pictures "
                       "included): " + ", ".join(f"{k} {ms(cpu[k])}" for k in KINDS))
+                print(f"    the bot's garbage collections meanwhile: {gc_line()}")
                 if commits:
                     print(f"    commits meanwhile (fsync, the writer's thread; outbox marks included): "
                           f"{summary(commits)}")

@@ -79,7 +79,10 @@ class Host:
         self.finder = Finder(db, lambda kind: presentations[kind].game.info.title, host_role=host_role)
         self.stepper = Stepper(presentations, self.states, clock=clock)
         self.lobby = Lobby(db, self.finder, self.stepper, self.locks, presentations, clock=clock, committed=committed)
-        self.play = Play(db, self.finder, self.stepper, self.locks, presentations, clock=clock, committed=committed)
+        self.play = Play(
+            db, self.finder, self.stepper, self.locks, presentations, clock=clock, committed=committed,
+            queued=lambda: self.outbox_changed(),
+        )
         self.hosting = Hosting(
             db, self.finder, self.stepper, self.locks, presentations, clock=clock, committed=committed
         )

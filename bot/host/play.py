@@ -53,6 +53,15 @@ class Context:
     seats: tuple[SeatRow, ...]
     collected: Mapping[str, dict[str, Any]] = field(default_factory=dict)
     clocks: tuple[ClockRow, ...] = ()
+    known_roster: Roster | None = field(default=None, repr=False, compare=False)  # of `seats`, when built
+
+    @property
+    def roster(self) -> Roster:
+        """The seats' roster, built once and handed on to the copies made after a move."""
+        if self.known_roster is None:
+            object.__setattr__(self, "known_roster", Roster(self.seats))
+        assert self.known_roster is not None
+        return self.known_roster
 
     def seat_of(self, user_id: int) -> str | None:
         for seat in self.seats:
@@ -99,6 +108,7 @@ class Play:
         *,
         clock: Callable[[], float],
         committed: Callable[[], None],
+        queued: Callable[[], None] | None = None,
     ) -> None:
         self.db = db
         self.finder = finder
@@ -107,6 +117,8 @@ class Play:
         self.presentations = presentations
         self.clock = clock
         self.committed = committed
+        # After a commit that queued messages and left every timer as it was (most steps within a turn).
+        self.queued = queued or committed
         self.writer = SubmissionWriter(db)
         self._contexts: dict[int, Context] = {}
         self._shared = bool(getattr(db, "shared", False))
@@ -152,7 +164,7 @@ class Play:
                 return None
             rules = self.presentations[game.kind].game
             state = self.stepper.states.get(rules, game)
-            turn = Turn(game, Roster(ctx.seats), seat, state, ctx.collected.get(seat))
+            turn = Turn(game, ctx.roster, seat, state, ctx.collected.get(seat))
             built = build(turn)
             if built is None:
                 return None
@@ -175,7 +187,7 @@ class Play:
         try:
             async with self.db.transaction() as conn:
                 advance = await self.stepper.advance(
-                    conn, ctx.game, Roster(ctx.seats), [Action(turn.seat, move)], user_id=user_id,
+                    conn, ctx.game, ctx.roster, [Action(turn.seat, move)], user_id=user_id,
                     state=turn.state, known_clocks=ctx.clocks,
                 )
         except Conflict:
@@ -184,8 +196,8 @@ class Play:
             # The next move of the game (often the same player's, within a turn) needs no read: a step
             # changes no seat, and the decision it leaves open has nothing collected yet (a new step),
             # or is the one just played in, which collects nothing (applied at once).
-            self._remember(Context(advance.game, ctx.seats, {}, advance.clocks))
-        self.committed()
+            self._remember(Context(advance.game, ctx.seats, {}, advance.clocks, ctx.roster))
+        (self.committed if advance.timers else self.queued)()
         return Played(turn, move, advance)
 
     async def peek(self, caller: Caller, kind: str, game_opt: str | None = None) -> Context:
@@ -217,7 +229,7 @@ class Play:
         if seat is None:
             return None
         state = self.stepper.states.get(self.presentations[kind].game, ctx.game)
-        return Turn(ctx.game, Roster(ctx.seats), seat, state, ctx.collected.get(seat))
+        return Turn(ctx.game, ctx.roster, seat, state, ctx.collected.get(seat))
 
     # ---- collecting ----------------------------------------------------------------------------------
 
@@ -253,7 +265,7 @@ class Play:
         if not all_in and self._computers_wait(ctx, set(pending.awaited) - done):
             # The last member is in: the computer players move within seconds, not at their own pace.
             async with self.db.transaction() as conn:
-                await self.stepper.arm_computers(conn, game, Roster(ctx.seats), done, now)
+                await self.stepper.arm_computers(conn, game, ctx.roster, done, now)
             self.committed()
         return all_in
 
@@ -310,7 +322,7 @@ class Play:
                 "board and submit again."
             )
         state = self.stepper.states.get(self.presentations[kind].game, game)
-        return Turn(game, Roster(ctx.seats), seat, state, ctx.collected.get(seat))
+        return Turn(game, ctx.roster, seat, state, ctx.collected.get(seat))
 
     async def _decision_before(self, game: GameRow) -> Pending | None:
         async with self.db.reader() as conn:

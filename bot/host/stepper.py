@@ -72,6 +72,7 @@ class Advance:
     events: tuple[Event, ...]
     opened: bool
     clocks: tuple[ClockRow, ...] = ()  # the game's clock rows after the step
+    timers: bool = True  # the step placed or cleared timers (False: it left them all as they were)
 
 
 class States:
@@ -163,11 +164,10 @@ class Stepper:
         chance = SeededChance(game.seed, start=game.draws)
         out = rules.step(state, list(actions), chance)
         now = self.clock()
-        seq = await log_repo.next_seq(conn, game.id)
         entry = LogEntry(tuple(actions), tuple(chance.drawn))
-        await log_repo.add_move(conn, game.id, seq, game.step, entry, user_id, now)
+        await log_repo.add_move(conn, game.id, game.step, entry, user_id, now)
         return await self._commit(
-            conn, game, roster, out, tuple(actions), seq=seq, draws=chance.draws, now=now, user_id=user_id,
+            conn, game, roster, out, tuple(actions), seq=None, draws=chance.draws, now=now, user_id=user_id,
             known_clocks=known_clocks,
         )
 
@@ -192,7 +192,7 @@ class Stepper:
         out: Outcome,
         actions: tuple[Action, ...],
         *,
-        seq: int,
+        seq: int | None,  # 0: the setup's events; None: those of the log entry just added
         draws: int,
         now: float,
         user_id: int | None,
@@ -201,7 +201,7 @@ class Stepper:
         rules = self.rules_of(game)
         pending = rules.pending(out.state)
         results = rules.results(out.state)
-        before = game.pending if seq else None
+        before = None if seq == 0 else game.pending
         opened = pending is not None and (before is None or pending.to_json() != before.to_json())
         step = game.step + 1 if opened else game.step
         fields: dict[str, Any] = {
@@ -265,7 +265,8 @@ class Stepper:
             log.info("game %s: over", game.id)
         else:
             await self._schedule(conn, after, roster, rows, opened or moved, now, opened)
-        return Advance(after, out.state, out.events, opened, tuple(rows))
+        timers = after.status == ENDED or opened or moved
+        return Advance(after, out.state, out.events, opened, tuple(rows), timers)
 
     async def _reconcile_clocks(
         self, conn: Any, game: GameRow, pending: Pending | None, now: float, known: Sequence[ClockRow] | None
@@ -310,6 +311,8 @@ class Stepper:
         pending = game.pending
         if pending is None or self.computer_delay is None:
             return
+        if not any(is_computer(roster, seat) and seat not in done for seat in pending.awaited):
+            return  # no computer player's seat to arm: nothing to read
         if rows is None:
             rows = await clocks_repo.clocks(conn, game.id)
         run = clocks.running(rows)
@@ -328,7 +331,7 @@ class Stepper:
             timer = armed.get(seat)
             if timer is None or timer.step != game.step:
                 log.debug("game %s: computer timer for %s at step %s in %.1fs", game.id, seat, game.step, delay)
-                await timers_repo.add_timer(conn, game.id, COMPUTER, game.step, now + delay, clock=seat)
+                await timers_repo.place_timer(conn, game.id, COMPUTER, game.step, now + delay, clock=seat)
             elif now + delay < timer.due_at:
                 await timers_repo.move_timer(conn, timer.id, now + delay)
 
@@ -338,7 +341,7 @@ class Stepper:
         run = clocks.running(rows)
         if run is None or run.deadline_at is None or game.paused:
             return
-        await timers_repo.add_timer(conn, game.id, DEADLINE, game.step, run.deadline_at, clock=run.clock)
+        await timers_repo.place_timer(conn, game.id, DEADLINE, game.step, run.deadline_at, clock=run.clock)
         options = game.options
         wanted = {c.id: c.seconds for c in (game.pending.clocks if game.pending is not None else ())}
         length = wanted.get(run.clock)
@@ -351,7 +354,7 @@ class Stepper:
         else:
             remind = clocks.reminder_by_share(now, run.deadline_at, length, share, options.reminder_shortest)
         if remind is not None:
-            await timers_repo.add_timer(conn, game.id, REMINDER, game.step, remind, clock=run.clock)
+            await timers_repo.place_timer(conn, game.id, REMINDER, game.step, remind, clock=run.clock)
 
     async def remind(
         self, conn: Any, game: GameRow, roster: Roster, seats: tuple[str, ...], deadline_at: float

@@ -247,9 +247,14 @@ class Database(MetaStore):
             # them all, and ROLLBACK TO names the most recent savepoint, i.e. the failing member's own.
             # It is sent with the body's first statement (bot/storage/pipeline.py).
             piped = Pipelined(conn, "BEGIN IMMEDIATE" if first else "SAVEPOINT host_tx")
+            alone = False
             try:
                 yield piped  # type: ignore[misc]
-                await _finish(piped.flush())
+                alone = first and not self._waiting
+                if alone:  # nobody to wait for: the body's last writes and the COMMIT go in one round trip
+                    failed = await _finish(piped.commit())
+                else:
+                    await _finish(piped.flush())
             except sqlite3.IntegrityError as exc:
                 await _finish(self._undo(conn, batch, first, piped.opened))
                 raise Conflict(str(exc)) from exc
@@ -257,7 +262,9 @@ class Database(MetaStore):
                 await _finish(self._undo(conn, batch, first, piped.opened))
                 raise
             batch.members += 1
-            if not self._waiting:
+            if alone:
+                self._committed(batch, failed)
+            elif not self._waiting:
                 await _finish(self._commit(batch))  # nobody to wait for: commit now
         if not batch.done.done():
             # Those waiting for the writer join this batch; the first member back commits them all.
@@ -343,6 +350,15 @@ class Database(MetaStore):
                 with suppress(sqlite3.Error):
                     await conn.execute("ROLLBACK")
             self._fail(batch, exc)
+            return
+        self._committed(batch, None)
+
+    def _committed(self, batch: _Batch, failed: BaseException | None) -> None:
+        """The batch's COMMIT is over (`failed`: it failed, and was rolled back)."""
+        if self._batch is batch:
+            self._batch = None
+        if failed is not None:
+            self._fail(batch, failed)
             return
         self.commits += 1
         self.transactions += batch.members

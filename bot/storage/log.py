@@ -8,7 +8,7 @@ from typing import Any
 from rules.contract import Event, LogEntry, Pending
 
 from .models import EventRow
-from .sql import dumps, insert, later, loads, row, rows, run
+from .sql import dumps, later, loads, row, rows, run
 
 
 async def next_seq(conn: Any, game_id: int) -> int:
@@ -16,15 +16,22 @@ async def next_seq(conn: Any, game_id: int) -> int:
     return int(found["n"] if found else 0) + 1
 
 
-async def add_move(
-    conn: Any, game_id: int, seq: int, step: int, entry: LogEntry, user_id: int | None, now: float
-) -> None:
+# The next number of a game's log, worked out by the INSERT itself: the step's writes need no answer from
+# the database before its COMMIT (bot/storage/pipeline.py), and the game's lock orders its writers.
+NEXT_SEQ = "(SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?)"
+LAST_SEQ = "(SELECT MAX(seq) FROM moves WHERE game_id = ?)"
+LAST_EVENT = "(SELECT MAX(id) FROM events WHERE game_id = ?)"
+
+
+async def add_move(conn: Any, game_id: int, step: int, entry: LogEntry, user_id: int | None, now: float) -> None:
+    """The step's entry in the log, numbered after the game's last entry."""
     await later(
         conn,
-        "INSERT INTO moves(game_id, seq, step, actions_json, chance_json, user_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO moves(game_id, seq, step, actions_json, chance_json, user_id, at)"
+        f" VALUES (?, {NEXT_SEQ}, ?, ?, ?, ?, ?)",
         (
             game_id,
-            seq,
+            game_id,
             step,
             dumps([a.to_json() for a in entry.actions]),
             dumps([dict(c) for c in entry.chance]),
@@ -73,19 +80,28 @@ async def close_step(conn: Any, game_id: int, step: int, now: float) -> None:
     )
 
 
-INSERT_RECIPIENT = "INSERT INTO event_seats(event_id, game_id, seat) VALUES (?, ?, ?)"
 INSERT_EVENT = "INSERT INTO events(game_id, seq, step, kind, public, data_json, at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+INSERT_LOGGED_EVENT = (
+    f"INSERT INTO events(game_id, seq, step, kind, public, data_json, at) VALUES (?, {LAST_SEQ}, ?, ?, ?, ?, ?)"
+)
+# Its event is the game's last one: the game's lock keeps other writers of its events out meanwhile.
+INSERT_LAST_RECIPIENT = f"INSERT INTO event_seats(event_id, game_id, seat) VALUES ({LAST_EVENT}, ?, ?)"
 
 
-async def add_events(conn: Any, game_id: int, seq: int, step: int, events: Iterable[Event], now: float) -> None:
+async def add_events(
+    conn: Any, game_id: int, seq: int | None, step: int, events: Iterable[Event], now: float
+) -> None:
+    """The step's events and their recipients (`seq` None: of the log entry just added), none of which
+    waits for an answer from the database."""
     for event in events:
-        values = (game_id, seq, step, event.kind, int(event.is_public), dumps(dict(event.data)), now)
-        if event.is_public:
-            await later(conn, INSERT_EVENT, values)
-            continue
-        event_id = await insert(conn, INSERT_EVENT, values)  # its recipients need its id
-        for seat in dict.fromkeys(event.audience):
-            await later(conn, INSERT_RECIPIENT, (event_id, game_id, seat))
+        data = (step, event.kind, int(event.is_public), dumps(dict(event.data)), now)
+        if seq is None:
+            await later(conn, INSERT_LOGGED_EVENT, (game_id, game_id, *data))
+        else:
+            await later(conn, INSERT_EVENT, (game_id, seq, *data))
+        if not event.is_public:
+            for seat in dict.fromkeys(event.audience):
+                await later(conn, INSERT_LAST_RECIPIENT, (game_id, game_id, seat))
 
 
 async def events_for(conn: Any, game_id: int, seat: str | None, *, private_only: bool = False) -> list[EventRow]:

@@ -45,6 +45,22 @@ def _then_executemany(conn: sqlite3.Connection, queued: list[Queued], sql: str, 
     return conn.executemany(sql, params)
 
 
+def _then_commit(conn: sqlite3.Connection, queued: list[Queued]) -> BaseException | None:
+    """The body's last writes, then COMMIT. A write that fails raises (nothing is committed, the caller rolls
+    back); a COMMIT that fails is returned, having rolled back (the batch failed as a whole)."""
+    _run_queued(conn, queued)
+    try:
+        conn.execute("COMMIT")
+    except Exception as exc:
+        if conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+        return exc
+    return None
+
+
 class Pipelined:
     """An aiosqlite connection whose `later` writes (and opening statement) wait for the next round trip."""
 
@@ -74,6 +90,10 @@ class Pipelined:
         """Send what is queued (at the end of the transaction's body)."""
         if self._queued:
             await self._call(_run_queued)
+
+    async def commit(self) -> BaseException | None:
+        """Send what is queued and COMMIT, in one round trip: for the batch's only member (see `_then_commit`)."""
+        return await self._call(_then_commit)  # type: ignore[no-any-return]
 
     async def execute_fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         return list(await self._call(_then_fetchall, sql, tuple(params)))

@@ -13,6 +13,8 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import orjson
+
 from .errors import Conflict, Moved
 
 Row = Any  # sqlite3.Row or asyncpg.Record: a mapping by column name and a sequence
@@ -76,12 +78,20 @@ async def run_many(conn: Any, sql: str, params: Sequence[Sequence[Any]]) -> None
             raise Conflict(str(exc)) from exc
 
 
+_ORJSON = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
 def dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON with sorted keys. orjson is several times faster than json on a game's state; what it
+    does not take (an integer past 64 bits) goes through json, which writes the same text."""
+    try:
+        return orjson.dumps(value, option=_ORJSON).decode()
+    except TypeError:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+def loads(text: str | bytes | None) -> Any:
+    return None if text is None else orjson.loads(text)
 
 
 def marks(n: int) -> str:

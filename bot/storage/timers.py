@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .models import TimerRow
-from .sql import dialect, insert, marks, row, rows, run
+from .sql import dialect, insert, later, marks, row, rows, run
 
 LEASE = 30.0  # seconds a claim on a due timer lasts: a killed process's timers fire again after it
 
@@ -18,11 +18,20 @@ async def add_timer(conn: Any, game_id: int, kind: str, step: int, due_at: float
     )
 
 
+async def place_timer(conn: Any, game_id: int, kind: str, step: int, due_at: float, clock: str | None = None) -> None:
+    """`add_timer` for a caller that needs no id: in a SQLite transaction, sent with the step's other writes."""
+    await later(
+        conn,
+        "INSERT INTO timers(game_id, kind, step, clock, due_at) VALUES (?, ?, ?, ?, ?)",
+        (game_id, kind, step, clock, due_at),
+    )
+
+
 async def clear_timers(conn: Any, game_id: int, kinds: tuple[str, ...] | None = None) -> None:
     if kinds is None:
-        await run(conn, "DELETE FROM timers WHERE game_id = ?", (game_id,))
+        await later(conn, "DELETE FROM timers WHERE game_id = ?", (game_id,))
     else:
-        await run(conn, f"DELETE FROM timers WHERE game_id = ? AND kind IN ({marks(len(kinds))})", (game_id, *kinds))
+        await later(conn, f"DELETE FROM timers WHERE game_id = ? AND kind IN ({marks(len(kinds))})", (game_id, *kinds))
 
 
 async def timers_of(conn: Any, game_id: int) -> list[TimerRow]:

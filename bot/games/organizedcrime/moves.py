@@ -127,7 +127,10 @@ async def play(host: Host, caller: Caller, ctx: Context, actions: Sequence[Act],
     """Check the sequence on a copy, then submit each action; a part refused later says what was done."""
     if not actions:
         raise UserError("Nothing to do.")
-    check_sequence(ctx, actions)
+    # One action is checked by the host, under the game's lock, and refused the same way; but the rules'
+    # refusal of a vote call comes before the clock's (bargain_guard, in `build`).
+    if len(actions) > 1 or actions[0].get("act") == "call_vote":
+        check_sequence(ctx, actions)
     given = game_opt
     by_id = replace(caller, guild_id=None, channel_id=None)
     game_opt = str(ctx.turn.game.id)
