@@ -195,6 +195,9 @@ def parse_step(c: Content, players: Sequence[str], step: Any, at: str, index: in
     if not isinstance(step, dict):
         raise _fail(at, f"a step is an object, not {_what(step)}")
     if "host" in step:
+        for key in step:  # E11: an unknown key is named itself; player/action beside host are a mixed step
+            if key not in ("host", "player", "action"):
+                raise _fail(f"{at}.{key}", "unknown key (a step is {player, action} or {host})")
         if set(step) != {"host"}:
             raise _fail(at, 'a host step is exactly {"host": "end"}')
         if step["host"] != "end":

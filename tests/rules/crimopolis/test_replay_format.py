@@ -78,6 +78,7 @@ def test_unknown_top_level_keys_are_ignored() -> None:
         ({"player": "ann", "action": {"kind": "end"}, "note": 1}, "steps[0].note:"),
         ({"host": "pause"}, "steps[0].host:"),
         ({"host": "end", "player": "ann"}, "steps[0]:"),
+        ({"host": "end", "note": 1}, "steps[0].note:"),  # E11: the unknown key itself is named
         ({"player": "ann", "action": "end"}, "steps[0].action:"),
         ({"player": "ann", "action": {"kind": "dance"}}, "steps[0].action.kind:"),
         ({"player": "ann", "action": {"count": 1}}, "steps[0].action.kind:"),
