@@ -174,3 +174,24 @@ def test_e39_winners_in_standing_order() -> None:
     assert [r["player"] for r in out["result"]["standing"]] == [Y, W, G]
     assert out["log"][2]["events"][-1] == {"audience": "public", "kind": "game_over", "reason": "round_cap",
                                            "winners": [Y, W]}
+
+
+def test_e20_remove_offender_removes_every_hitter_first_then_eliminates() -> None:
+    # yellow:1 hits first (seq 1), then the Boss (seq 2); the removals still come in canonical order
+    start = yellow_turn(green={"hitmen": {"1": "o03", "2": "o13"}},
+                        yellow={"boss": "o03", "hitmen": {"1": "o13", "2": "h1"}})
+    out = GAME.replay(frame(start=start, dice=[[1, 1]], tops={"penalty": "PN01"}, actions=[
+        A(Y, "declare", piece="yellow:1", dir="right"), A(Y, "declare", piece="yellow:0", dir="right"), A(Y, "roll"),
+        A(Y, "move", piece="yellow:1", share=1), A(Y, "rub", target="green:2"),
+        A(Y, "move", piece="yellow:0", share=1), A(Y, "rub", target="green:1"), A(Y, "pass"), A(G, "penalty"),
+        A(G, "call_vote"), A(Y, "vote", side="against", votes=1), A(W, "vote", side="for", votes=2),
+        A(G, "vote", side="for", votes=2)]))
+    assert [(r["seq"], r["by"], r["piece"]) for r in out["state"]["turn_state"]["rubouts"]] == [
+        (1, "yellow:1", "green:2"), (2, "yellow:0", "green:1")]
+    events = out["log"][12]["events"]
+    assert [e["kind"] for e in events] == ["ballot", "vote_result", "penalty_card", "removed", "removed",
+                                           "eliminated"]
+    assert [(e["piece"], e["space"], e["cause"]) for e in events if e["kind"] == "removed"] == [
+        ("yellow:0", "o03", "penalty"), ("yellow:1", "o13", "penalty")]
+    assert events[-1]["pieces"] == ["yellow:2"] and events[-1]["cause"] == "penalty" and events[-1]["by"] is None
+    assert out["state"]["players"][Y]["eliminated"] == {"turn": 2, "cause": "penalty", "by": None}  # E42
