@@ -195,3 +195,35 @@ def test_e20_remove_offender_removes_every_hitter_first_then_eliminates() -> Non
         ("yellow:0", "o03", "penalty"), ("yellow:1", "o13", "penalty")]
     assert events[-1]["pieces"] == ["yellow:2"] and events[-1]["cause"] == "penalty" and events[-1]["by"] is None
     assert out["state"]["players"][Y]["eliminated"] == {"turn": 2, "cause": "penalty", "by": None}  # E42
+
+
+def _meeting_doc(options: dict[str, Any] | None, votes: list[dict[str, Any]]) -> dict[str, Any]:
+    start = {"players": {G: {"cities": ["boston"], "hitmen": {"1": "o05"}}}}
+    return frame(start=start, dice=[[1, 1]], options=options, actions=[
+        A(G, "declare", piece="green:1", dir="right"), A(G, "roll"), A(G, "move", piece="green:1", share=2),
+        A(G, "step", to="o06"), A(G, "step", to="o07"), A(G, "meeting", piece="green:1", target="gambling"),
+        A(G, "call_vote"), *votes])
+
+
+def test_e14_meeting_ballots_entries() -> None:
+    open_ = GAME.replay(_meeting_doc(None, [A(Y, "vote", side="abstain"), A(W, "vote", side="against", votes=1)]))
+    meeting = open_["state"]["meeting"]
+    assert meeting["ballots"] == [{"player": Y, "side": "abstain", "votes": 0},
+                                  {"player": W, "side": "against", "votes": 1}]
+    assert meeting["voted"] == [Y, W] and meeting["order"] == [Y, W, G] and meeting["result"] is None
+    sealed = _meeting_doc({"ballots": "sealed"}, [A(W, "vote", side="against", votes=1)])
+    meeting = GAME.replay(sealed)["state"]["meeting"]
+    assert meeting["ballots"] == [] and meeting["voted"] == [W]
+    sealed["actions"] += [A(G, "vote", side="for", votes=2), A(Y, "vote", side="abstain")]
+    meeting = GAME.replay(sealed)["state"]["meeting"]
+    assert meeting["ballots"] == [{"player": Y, "side": "abstain", "votes": 0},
+                                  {"player": W, "side": "against", "votes": 1},
+                                  {"player": G, "side": "for", "votes": 2}]
+    assert meeting["voted"] == [W, G, Y] and meeting["result"] == {"for": 2, "against": 1, "carried": True}
+
+
+def test_e23_unknown_keys_of_a_deck_object_are_ignored_and_an_action_s_are_malformed() -> None:
+    start = {"decks": {"power": {"draw": [f"PW{i:02d}" for i in range(1, 25)], "discard": [], "note": "x"}}}
+    out = GAME.replay(frame(start=start, actions=[A(G, "buy_power", why="cards")]))
+    assert out["log"][0]["refused"]["code"] == "malformed"
+    assert out["state"]["decks"]["power"]["facedown"] == 24
