@@ -215,6 +215,7 @@ class Probe:
         self.waiters: dict[int, asyncio.Future] = {}
         self.stored: list[tuple[float, Any]] = []
         self.deferred = 0
+        self.last_id = 0  # the last interaction sent (to match the bot's own timing of it: `BotProcess.stats`)
         gw_dispatch = fd.gateway.dispatch
         desk_callback = fd.desk.callback
         world_store = fd.world.store
@@ -247,6 +248,7 @@ class Probe:
         fut = asyncio.get_running_loop().create_future()
         p = self.fd._command_interaction(kind, actor, chan, command, values, focused)
         self.waiters[p.id] = fut
+        self.last_id = int(p.id)
         return await asyncio.wait_for(fut, 30)
 
     async def slash(self, actor: Any, chan: Any, command: str, **values: Any) -> tuple[float, dict]:
@@ -327,6 +329,10 @@ async def _bot_main(conn: Any, db_path: str, base_url: str, gateway_url: str, us
     gc.collect()
     rss_before = rss_bytes()
     t0 = time.perf_counter()
+    if os.environ.get("CC_BENCH_GC_YOUNG"):  # diagnosis: the bot's young-generation threshold
+        import bot.client
+
+        bot.client.GC_YOUNG = int(os.environ["CC_BENCH_GC_YOUNG"])
     client = create_bot(db_path, Settings(command_sync="global"))
     if os.environ.get("CC_BENCH_NO_OUTBOX"):  # diagnosis: the answer's own cost, without the outbox's posts
 
@@ -361,6 +367,8 @@ async def _bot_main(conn: Any, db_path: str, base_url: str, gateway_url: str, us
     client.add_listener(on_ready, "on_ready")
     commit_times: list[float] = []
     _time_commits(commit_times)
+    answers: dict[int, float] = {}
+    _time_answers(client, answers)
     task = asyncio.create_task(client.start(TOKEN))
     await ready.wait()
     t_ready = time.perf_counter() - t0
@@ -383,10 +391,12 @@ async def _bot_main(conn: Any, db_path: str, base_url: str, gateway_url: str, us
                     "transactions": getattr(client.db, "transactions", None),
                     "commit_times": commit_times[:],
                     "gc_pauses": GC_PAUSES[:],
+                    "answers": dict(answers),
                 }
             )
             commit_times.clear()
             GC_PAUSES.clear()
+            answers.clear()
         elif msg == "mem":
             gc.collect()
             out = {"rss": rss_bytes()}
@@ -414,6 +424,31 @@ def _time_gc() -> None:
             GC_PAUSES.append((info["generation"], time.perf_counter() - started[0]))
 
     gc.callbacks.append(callback)
+
+
+def _time_answers(client: Any, out: dict[int, float]) -> None:
+    """The bot's own side of each answer, by interaction id: from discord.py's parsing of INTERACTION_CREATE
+    to the start of its callback request. It leaves out what the fake Discord's loop (which shares this
+    machine and, in the parent, the driver) adds before the bot sees the event and after the answer leaves."""
+    import discord.webhook.async_ as webhooks
+
+    arrived: dict[int, float] = {}
+    parsers = client._connection.parsers  # bound when the client was made: replaced in its table
+    parse = parsers["INTERACTION_CREATE"]
+    respond = webhooks.AsyncWebhookAdapter.create_interaction_response
+
+    def parse_interaction_create(data: Any) -> None:
+        arrived[int(data["id"])] = time.perf_counter()
+        parse(data)
+
+    def create_interaction_response(self: Any, interaction_id: int, *args: Any, **kwargs: Any) -> Any:
+        t0 = arrived.pop(int(interaction_id), None)
+        if t0 is not None:
+            out[int(interaction_id)] = time.perf_counter() - t0
+        return respond(self, interaction_id, *args, **kwargs)
+
+    parsers["INTERACTION_CREATE"] = parse_interaction_create
+    webhooks.AsyncWebhookAdapter.create_interaction_response = create_interaction_response  # type: ignore[method-assign]
 
 
 def _time_commits(out: list[float]) -> None:

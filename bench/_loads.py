@@ -71,7 +71,20 @@ def _add(out: dict[str, list[float]], times: Times) -> None:
         out.setdefault(k, []).append(v)
 
 
+BOT_SIDE: dict[int, float] = {}  # interaction id -> the bot's own side of its answer, during `sequential`
 GC_SEEN: list[tuple[int, float]] = []  # the bot's collections (generation, seconds) during `sequential`
+
+
+def bot_side_line(ids: list[tuple[str, int]]) -> str:
+    """The bot's own side of each kind's answers (BOT_SIDE), p50 / p99, and the move's p99 ÷ the floor's."""
+    by: dict[str, list[float]] = {}
+    for kind, iid in ids:
+        if iid in BOT_SIDE:
+            by.setdefault(kind, []).append(BOT_SIDE[iid])
+    parts = [f"{k} p50 {statistics.median(xs) * 1e3:.2f} / p99 {pct(xs, 0.99) * 1e3:.2f} ms" for k, xs in by.items()]
+    if "ping" in by and "move" in by:
+        parts.append(f"move p99 ÷ ping p99 x{pct(by['move'], 0.99) / pct(by['ping'], 0.99):.2f}")
+    return "; ".join(parts) or "none"
 
 
 def gc_line() -> str:
@@ -106,6 +119,7 @@ async def sequential(
             cpu[kind] += after["cpu"] - before
             commits += after["commit_times"]
             GC_SEEN.extend(after["gc_pauses"])
+            BOT_SIDE.update(after.get("answers") or {})
     return out, {k: cpu[k] / max(1, counts[k]) for k in kinds}, commits
 
 

@@ -33,10 +33,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import BotProcess, Probe, Spot, build_world, caller, ms, quiet_driver_gc, summary  # noqa: E402
 from _loads import (  # noqa: E402
+    BOT_SIDE,
     CONCURRENCY,
     GC_SEEN,
     RATE,
     Games,
+    bot_side_line,
     cli,
     closed_loop,
     gc_line,
@@ -105,6 +107,7 @@ class Driver:
         self.refused: list[str] = []
         self.games: Games | None = None
         self.by_command: dict[str, list[float]] = {}  # a move's latency by its command, for the breakdown
+        self.ids: list[tuple[str, int]] = []  # (kind, interaction id) of each timed interaction
 
     def state(self, spot: Spot) -> tuple[Any, dict[str, str]]:
         from rules.organizedcrime.game import GAME
@@ -128,6 +131,7 @@ class Driver:
         members = {spot.seats[m.id]: m for m in spot.players[:PLAYERS]}
         if kind == "ping":
             dt, _ = await self.probe.slash(rng.choice(list(members.values())), spot.chan, "ping")
+            self.ids.append(("ping", self.probe.last_id))
             return {"ping": dt}
         state, shown = self.state(spot)
         pending = GAME.pending(state)
@@ -140,11 +144,13 @@ class Driver:
             option = "item" if state["phase"] == "path" else "piece"
             command = "path" if option == "item" else "declare"
             dt, body = await self.probe.autocomplete(members[seat], spot.chan, f"{KIND} {command}", option)
+            self.ids.append(("ac", self.probe.last_id))
             return {"ac": dt}
         action = random_action(Engine(GAME.content, state, NoChance()), seat, rng)
         command, options = command_for(action, names, members)
         dt, body = await self.probe.slash(members[seat], spot.chan, f"{KIND} {command}", **options)
         self.by_command.setdefault(command, []).append(dt)
+        self.ids.append(("move", self.probe.last_id))
         text = (body.get("data") or {}).get("content") or ""
         if "Not allowed" in text or "Could not" in text or "Sorry" in text:
             self.refused.append(f"{action} -> {text[:120]!r}")
@@ -175,7 +181,9 @@ async def scenario(n_games: int, samples: int, rng_seed: int, rate: float = RATE
                 await sequential(drv.one, games, KINDS, max(10, samples // 10), bot)  # warm-up
                 drv.refused.clear()
                 drv.by_command.clear()
+                drv.ids.clear()
                 GC_SEEN.clear()
+                BOT_SIDE.clear()
                 res, cpu, commits = await sequential(drv.one, games, KINDS, samples, bot)
                 report("one interaction in flight", res, NAMES)
                 print("    moves by command: " + "; ".join(
@@ -184,6 +192,7 @@ async def scenario(n_games: int, samples: int, rng_seed: int, rate: float = RATE
                 print("    bot CPU per interaction (user+sys, all threads, the outbox's posts and pictures "
                       "included): " + ", ".join(f"{k} {ms(cpu[k])}" for k in KINDS))
                 print(f"    the bot's garbage collections meanwhile: {gc_line()}")
+                print(f"    the bot's own side (INTERACTION_CREATE parsed → callback sent): {bot_side_line(drv.ids)}")
                 if commits:
                     print(f"    commits meanwhile (fsync, the writer's thread; outbox marks included): "
                           f"{summary(commits)}")

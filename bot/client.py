@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 SWITCH_INTERVAL = 0.001  # seconds; CPython's default is 0.005
 _gc_frozen = False  # gc.freeze() once per process, after the first on_ready
+GC_YOUNG = 10_000  # container allocations between young collections (CPython: 700): a move answers between them
 
 
 def intents() -> discord.Intents:
@@ -172,6 +173,7 @@ class GameBot(commands.Bot):
             _gc_frozen = True
             gc.collect()
             gc.freeze()
+            gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
 
     def command_payload(self) -> list[dict[str, Any]]:
         return [c.to_dict(self.tree) for c in self.tree._get_all_commands()]

@@ -45,6 +45,7 @@ from ..storage.models import OutboxRow
 from ..storage.sql import row as fetch_row
 from ..storage.sql import run
 from . import buttons
+from .marks import Mark, Marks
 from .mentions import mentions
 from .pictures import Painter
 
@@ -158,10 +159,13 @@ class Delivery:
         self.posts_sql: tuple[str, list[Any]] | None = None  # the same as a condition on the game's row `g`
         self._guild_of: dict[int, int] = {}  # game id -> its guild (never changes)
         self._sent_to: dict[int, set[int]] = {}  # a seat DM's row id -> the members it reached so far
+        # Delivery marks written in groups (bot/host/marks.py); None on a shared database: one at a time.
+        self.marks: Marks | None = None if self._shared else Marks(db, self._lost)
+        self._blocked_keys: dict[str, bool] = {}  # "blocked:…" meta keys as this process last knew them
 
     @property
     def sending(self) -> bool:
-        return any(not w.done() for w in self._workers.values())
+        return any(not w.done() for w in self._workers.values()) or (self.marks is not None and self.marks.pending)
 
     async def start(self) -> None:
         # A per-database prefix keeps nonces of two databases apart in one channel.
@@ -180,6 +184,13 @@ class Delivery:
         await asyncio.gather(*tasks, return_exceptions=True)
         self._task = None
         self._workers.clear()
+        if self.marks is not None:
+            await self.marks.stop()
+
+    def _lost(self, mark: Mark) -> None:
+        """A mark that could not be written: its rows are due again (sent again, which is harmless)."""
+        self._settled.pop(mark.target, None)
+        self.kick()
 
     def nonce(self, row_id: int, user_id: int | None = None) -> str:
         """A row's nonce; with `user_id`, a shared seat's second member's (the row id and user in base 36,
@@ -374,8 +385,10 @@ class Delivery:
         it shows the same text."""
         payload = row.payload
         key, text = str(payload["edit_key"]), payload.get("content") or ""
-        async with self.db.reader() as conn:
-            found = await outbox_repo.posted(conn, row.game_id, row.channel_id or 0, key)
+        found = None if self.marks is None else self.marks.posted(row.game_id, row.channel_id or 0, key)
+        if found is None:
+            async with self.db.reader() as conn:
+                found = await outbox_repo.posted(conn, row.game_id, row.channel_id or 0, key)
         heading = payload.get("heading") or ""
         content = f"{heading}\n{text}" if heading else text
         if found is not None and payload.get("append") and found[1]:
@@ -522,6 +535,11 @@ class Delivery:
         self, row: OutboxRow, note: str | None, keyed: Keyed | None = None, also: list[OutboxRow] | None = None
     ) -> None:
         self._sent_to.pop(row.id, None)
+        if self.marks is not None:
+            posted = None if keyed is None else (row.game_id, row.channel_id or 0, *keyed)
+            ids = (row.id, *(r.id for r in also or ()))
+            self.marks.add(Mark(target_of(row), ids, self.clock(), note, posted))
+            return
         if keyed is None and not also:  # one statement: no transaction's three round trips on the writer
             await outbox_repo.mark_delivered_alone(self.db, row.id, self.clock(), note)
             return
@@ -556,6 +574,7 @@ class Delivery:
         """One DM to the game's host about a channel that stopped working, until it works again."""
         key = f"blocked:{row.game_id}:{row.channel_id}"
         if await self.db.get_meta(key):
+            self._blocked_keys[key] = True
             return
         game = await self.db.fetchone("SELECT host_id, kind, channel_id FROM games WHERE id = ?", (row.game_id,))
         if game is None:
@@ -573,10 +592,14 @@ class Delivery:
             )
             payload = {"content": text, "user_id": int(game["host_id"])}
             await outbox_repo.queue_user(conn, row.game_id, payload, self.clock())
+        self._blocked_keys[key] = True
         self.kick()
 
     async def _unblocked(self, row: OutboxRow) -> None:
         key = f"blocked:{row.game_id}:{row.channel_id}"
+        if not self._shared and self._blocked_keys.get(key) is False:
+            return  # known clear: no read for each post (only this process writes it)
         if await self.db.get_meta(key):
             async with self.db.transaction() as conn:
                 await run(conn, "DELETE FROM meta WHERE key = ?", (key,))
+        self._blocked_keys[key] = False

@@ -103,7 +103,7 @@ MARK_DELIVERED = "UPDATE outbox SET delivered_at = ?, last_error = ? WHERE id = 
 
 
 async def mark_delivered(conn: Any, outbox_id: int, now: float, note: str | None = None) -> None:
-    await run(conn, MARK_DELIVERED, (now, note, outbox_id))
+    await later(conn, MARK_DELIVERED, (now, note, outbox_id))
 
 
 async def mark_delivered_alone(db: Any, outbox_id: int, now: float, note: str | None = None) -> None:
@@ -157,7 +157,7 @@ async def posted(conn: Any, game_id: int, channel_id: int, key: str) -> tuple[in
 
 
 async def record_posted(conn: Any, game_id: int, channel_id: int, key: str, message_id: int, content: str) -> None:
-    await run(
+    await later(
         conn,
         "INSERT INTO posted(game_id, channel_id, key, message_id, content) VALUES (?, ?, ?, ?, ?) "
         "ON CONFLICT (game_id, channel_id, key) DO UPDATE SET message_id = excluded.message_id, "
