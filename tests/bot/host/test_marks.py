@@ -7,10 +7,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from bot.host import Post
 from bot.storage import outbox as outbox_repo
 from bot.storage.models import GameRow
 from tests.support.table import Table
+
+# Grouped marks are for a database of one process: on a shared one (PostgreSQL) each is written at once.
+pytestmark = pytest.mark.sqlite_file
 
 
 async def _game(t: Table) -> int:
