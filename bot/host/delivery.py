@@ -160,7 +160,7 @@ class Delivery:
         self._guild_of: dict[int, int] = {}  # game id -> its guild (never changes)
         self._sent_to: dict[int, set[int]] = {}  # a seat DM's row id -> the members it reached so far
         # Delivery marks written in groups (bot/host/marks.py); None on a shared database: one at a time.
-        self.marks: Marks | None = None if self._shared else Marks(db, self._lost)
+        self.marks: Marks | None = None if self._shared else Marks(db, self._lost, self._written)
         self._blocked_keys: dict[str, bool] = {}  # "blocked:…" meta keys as this process last knew them
 
     @property
@@ -191,6 +191,12 @@ class Delivery:
         """A mark that could not be written: its rows are due again (sent again, which is harmless)."""
         self._settled.pop(mark.target, None)
         self.kick()
+
+    def _written(self, mark: Mark) -> None:
+        """A mark on disk: the database says its rows are sent, so the target's settled row is not needed any
+        more (unless its worker has settled later rows meanwhile)."""
+        if self._settled.get(mark.target, 0) <= max(mark.ids):
+            self._settled.pop(mark.target, None)
 
     def nonce(self, row_id: int, user_id: int | None = None) -> str:
         """A row's nonce; with `user_id`, a shared seat's second member's (the row id and user in base 36,

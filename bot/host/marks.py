@@ -40,9 +40,10 @@ class Mark:
 class Marks:
     EVERY = 0.02  # seconds
 
-    def __init__(self, db: Storage, lost: Callable[[Mark], None]) -> None:
+    def __init__(self, db: Storage, lost: Callable[[Mark], None], written: Callable[[Mark], None]) -> None:
         self.db = db
         self.lost = lost  # told of each mark whose transaction failed (its rows are then due again)
+        self.written = written  # told of each mark once it is on disk
         self._pending: list[Mark] = []
         self._task: asyncio.Task[None] | None = None
         self._posted: dict[tuple[int, int, str], tuple[int, str]] = {}
@@ -85,6 +86,9 @@ class Marks:
                 log.exception("outbox: %s delivery marks not written; their rows will be sent again", len(marks))
                 for mark in marks:
                     self.lost(mark)
+            else:
+                for mark in marks:
+                    self.written(mark)
             for mark in marks:
                 if mark.posted is not None:
                     game_id, channel_id, key, message_id, content = mark.posted

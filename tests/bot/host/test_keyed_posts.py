@@ -9,22 +9,15 @@ import pytest
 from bot.host import Post
 from bot.storage import outbox as outbox_repo
 from bot.storage.models import GameRow
+from tests.support.posts import open_game, queue_posts
 from tests.support.table import Table
 
-
-async def _game(t: Table) -> int:
-    await t.cmd(t.host, "new", deadline_hours=24.0)
-    await t.idle()  # the living lobby post is edited once it is known
-    found = await t.bot.db.fetchone("SELECT id FROM games WHERE channel_id = ?", (t.chan.id,))
-    return int(found["id"])
+_game = open_game
 
 
 async def _queue(t: Table, game_id: int, *posts: Post) -> None:
-    """As a step does: the presentation's posts queued by the host, in a transaction under the game's lock."""
-    async with t.bot.host.locks(game_id), t.bot.db.transaction() as conn:
-        row = await t.bot.db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
-        await t.bot.host.stepper.queue(conn, GameRow.from_row(row), posts, 1.0)
-    t.bot.delivery.kick()
+    """As a step does, then until everything is sent."""
+    await queue_posts(t, game_id, *posts)
     await t.idle()
 
 

@@ -11,25 +11,14 @@ import pytest
 
 from bot.host import Post
 from bot.storage import outbox as outbox_repo
-from bot.storage.models import GameRow
+from tests.support.posts import open_game, queue_posts
 from tests.support.table import Table
 
 # Grouped marks are for a database of one process: on a shared one (PostgreSQL) each is written at once.
 pytestmark = pytest.mark.sqlite_file
 
 
-async def _game(t: Table) -> int:
-    await t.cmd(t.host, "new", deadline_hours=24.0)
-    await t.idle()
-    found = await t.bot.db.fetchone("SELECT id FROM games WHERE channel_id = ?", (t.chan.id,))
-    return int(found["id"])
-
-
-async def _queue(t: Table, game_id: int, *posts: Post) -> None:
-    async with t.bot.host.locks(game_id), t.bot.db.transaction() as conn:
-        row = await t.bot.db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
-        await t.bot.host.stepper.queue(conn, GameRow.from_row(row), posts, 1.0)
-    t.bot.delivery.kick()
+_game, _queue = open_game, queue_posts
 
 
 def _requests(t: Table, method: str) -> list[Any]:
