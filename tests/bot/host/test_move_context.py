@@ -12,6 +12,7 @@ from bot.host import Host
 from bot.storage import clocks as clocks_repo
 from bot.storage import games as games_repo
 from bot.storage.db import Database
+from bot.storage.models import GameRow
 from rules.contract import NoChance
 from rules.organizedcrime.engine import Engine
 from rules.organizedcrime.game import GAME
@@ -19,17 +20,23 @@ from rules.organizedcrime.policy import random_action
 from tests.support.service import caller
 
 
+async def _started(host: Host) -> GameRow:
+    """An Organized Crime game of four, started (its first decision open)."""
+    boss = caller(1, "boss", admin=True)
+    settings = settings_of({"bargain_minimum_minutes": 0.00001})
+    game = await host.lobby.open(boss, "organizedcrime", settings, host_options(settings))
+    for uid in (11, 12, 13):
+        await host.lobby.join(caller(uid, f"p{uid}"), "organizedcrime")
+    await host.lobby.start(boss, "organizedcrime")
+    return game
+
+
 async def test_the_context_kept_after_a_move_is_the_game_as_committed(tmp_path: Path) -> None:
     db = Database(tmp_path / "moves.db")
     await db.open()
     try:
         host = Host(db, presentations())
-        boss = caller(1, "boss", admin=True)
-        settings = settings_of({"bargain_minimum_minutes": 0.00001})
-        game = await host.lobby.open(boss, "organizedcrime", settings, host_options(settings))
-        for uid in (11, 12, 13):
-            await host.lobby.join(caller(uid, f"p{uid}"), "organizedcrime")
-        await host.lobby.start(boss, "organizedcrime")
+        game = await _started(host)
         rng, kept = Random(5), 0
         for _ in range(120):
             async with db.read() as conn:
@@ -67,12 +74,7 @@ async def test_the_timer_dispatcher_is_woken_by_every_move_that_changes_timers(t
         woken = {"timers": 0, "outbox": 0}
         host.timers_changed = lambda: woken.__setitem__("timers", woken["timers"] + 1)
         host.outbox_changed = lambda: woken.__setitem__("outbox", woken["outbox"] + 1)
-        boss = caller(1, "boss", admin=True)
-        settings = settings_of({"bargain_minimum_minutes": 0.00001})
-        game = await host.lobby.open(boss, "organizedcrime", settings, host_options(settings))
-        for uid in (11, 12, 13):
-            await host.lobby.join(caller(uid, f"p{uid}"), "organizedcrime")
-        await host.lobby.start(boss, "organizedcrime")
+        game = await _started(host)
         rng, quiet, changed = Random(7), 0, 0
 
         async def timers() -> list[tuple[object, ...]]:
