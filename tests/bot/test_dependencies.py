@@ -110,7 +110,7 @@ def test_the_check_sees_a_concept_and_an_import(tmp_path: Path) -> None:
 
 
 LIBRARIES = {"discord", "PIL", "yarl", "aiohttp"}
-KITS = {"bot.games.palette"}  # game-agnostic drawing helpers every presentation may share
+KITS = {"bot.games.palette", "bot.games.views"}  # game-agnostic helpers every presentation may share (drawing, views)
 
 
 def allowed_for(game: str, module: str) -> bool:

@@ -21,6 +21,7 @@ from rules.crimopolis.legal import legal_actions
 from . import names as nm
 from .names import Names, hours
 from .notation import format_action, sources_text
+from .public import public_view
 
 MAX = 25
 NAME_MAX = VALUE_MAX = 100
@@ -93,7 +94,7 @@ class ChoiceCache:
         from .names import Names
 
         actions = LEGAL.get(game_id, version, seat, state)
-        made = choices(actions, state, seat, Names(roster.name_of, GAME.view(state, None)), roster.name_of)
+        made = choices(actions, state, seat, Names(roster.name_of, public_view(state)), roster.name_of)
         self._items[key] = (state, made)
         if len(self._items) > self.size:
             self._items.popitem(last=False)

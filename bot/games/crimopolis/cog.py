@@ -26,6 +26,7 @@ from .notation import parse_fortunes, parse_sources, sources_text
 from .panel import open_screen, screen_for, view_of
 from .prefs import CHOICES as PREF_CHOICES
 from .prefs import WORDS as PREF_WORDS
+from .public import public_view
 from .reports import board, history_embed, status_text
 
 if TYPE_CHECKING:
@@ -145,7 +146,7 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         if turn is None or turn.game.pending is None or turn.seat not in turn.game.pending.awaited:
             return None
         actions = LEGAL.get(turn.game.id, turn.game.version, turn.seat, turn.state)
-        return turn, actions, Names(turn.roster.name_of, GAME.view(turn.state, None))
+        return turn, actions, Names(turn.roster.name_of, public_view(turn.state))
 
     async def _complete(
         self,
@@ -194,7 +195,7 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
             screen = await screen_for(self.host, caller.user_id, game, played.turn.roster, seat, state, done)
             await answer(interaction, screen.text, view=view_of(screen))
             return
-        public = GAME.view(state, None)
+        public = public_view(state)
         if seat in pending.awaited:
             left = public["turn"]["hours"] if public.get("turn") else 0
             tail = f"Your turn goes on: {hours(left)} left this turn (/crimopolis panel for menus)."

@@ -17,6 +17,7 @@ from . import texts
 from .choices import describe
 from .names import Names
 from .notation import format_action, parse, with_param
+from .public import public_view
 
 if TYPE_CHECKING:
     from ...host import Host
@@ -94,12 +95,12 @@ def refusal_text(message: str, seen: dict[str, Any]) -> str:
 def done_text(played: Played) -> str:
     """What was done: the action in words and what it made happen (the caller's own cards included)."""
     turn = played.turn
-    public = GAME.view(turn.state, None)
+    public = public_view(turn.state)
     n = Names(turn.roster.name_of, public)
     lines = [f"✅ {describe(played.move, turn.state, turn.seat, n)}"]
     advance = played.advance
     if advance is not None:
-        after = Names(turn.roster.name_of, GAME.view(advance.state, None))
+        after = Names(turn.roster.name_of, public_view(advance.state))
         for e in advance.events:
             if e.kind in ("turn_start", "turn_end", "game_end") or e.kind == played.move.get("kind"):
                 continue

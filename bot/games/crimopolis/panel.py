@@ -22,6 +22,7 @@ from . import moves, texts
 from .choices import LEGAL
 from .names import Names, hours
 from .notation import parse
+from .public import public_view
 from .screens import MORE, Button, Screen, Select, answer_choices, answer_screen, turn_action, turn_screen
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ async def screen_for(
     host: Host, user_id: int, game: GameRow, roster: Roster, seat: str, state: Any, note: str = ""
 ) -> Screen:
     pending = game.pending
-    public = GAME.view(state, None)
+    public = public_view(state)
     n = Names(roster.name_of, public)
     clock = await host.reports.clock_of(game)
     when = (
@@ -128,8 +129,8 @@ async def click(host: Host, caller: Caller, game_id: int, nonce: str, part: str,
         if action is not None:
             return await _submit(host, caller, game_id, moves.fixed(action))
         await host.panels.save(nonce, data)
-        n = Names(roster.name_of, GAME.view(state, None))
-        public = GAME.view(state, None)
+        n = Names(roster.name_of, public_view(state))
+        public = public_view(state)
         head = f"{turn_head(public)}."
         return turn_screen(game_id, nonce, actions, data, state, seat, n, head)
     # a decision prompt
@@ -152,7 +153,7 @@ async def click(host: Host, caller: Caller, game_id: int, nonce: str, part: str,
         chosen = value
         return await _submit(host, caller, game_id, lambda turn: parse(chosen, turn.roster.lookup))
     await host.panels.save(nonce, data)
-    public = GAME.view(state, None)
+    public = public_view(state)
     n = Names(roster.name_of, public)
     found = answer_choices(actions, state, seat, n, roster.name_of)
     head = f"{texts.TITLE}: {texts.decision_words(public['pending'])}."

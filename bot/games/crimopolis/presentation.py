@@ -20,6 +20,7 @@ from ...host import Caller, GameRow, Member, Message, Post, Reminder, Roster, St
 from . import messages, texts
 from .names import Names
 from .prefs import ASK, AUTO, NEVER, WORDS, Prefs
+from .public import public_view
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +95,7 @@ class CrimopolisPresentation:
     # ---- steps -------------------------------------------------------------------------------------------
 
     def step_messages(self, view: StepView) -> list[Message]:
-        public = GAME.view(view.state, None)
+        public = public_view(view.state)
         prefs = self.prefs.of(view.game.id, {s: view.roster.members_of(s) for s in view.roster.seats})
         out = messages.step_messages(view, public, prefs)
         pending = view.pending
