@@ -587,7 +587,8 @@ class OrganizedCrimeCog(
     @app_commands.describe(game=GAME_HELP)
     async def admin_export(self, interaction: discord.Interaction, game: str | None = None) -> None:
         caller = caller_of(interaction)
-        name, data = await self.host.hosting.export(caller, KIND, game)
+        # commands.md: the file is attached, host only; a host who also plays gets it with a warning.
+        name, data = await self.host.hosting.export(caller, KIND, game, seated=True)
         found = await self.host.finder.game_or_last(caller, KIND, game)
         roster = await self.host.finder.roster(found.id)
         text = "The game's replay file (replay.md). It holds every secret, the order of every deck included."
