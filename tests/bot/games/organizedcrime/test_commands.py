@@ -174,6 +174,11 @@ async def test_board_rules_help_and_admin_rights(table: Table, monkeypatch) -> N
     assert not public.ephemeral and len(t.fd.channel_messages(t.chan)) == before + 1
     topics = await t.fd.autocomplete(who[active], t.chan, "organizedcrime rules", focused="topic")
     assert [c["value"] for c in topics] == list(TOPICS)
+    # commands.md lists the autocomplete's contents: the topics themselves, as named there
+    assert [c["name"] for c in topics] == ["overview", "turn", "movement", "rub-outs", "attacks", "meetings", "votes",
+                                           "penalties", "debts", "elimination", "house content", "options"]
+    typed = await t.fd.autocomplete(who[active], t.chan, "organizedcrime rules", focused="topic", topic="Hit card")
+    assert [c["value"] for c in typed] == ["rub-outs"], "a title's words still find the topic"
     for topic in TOPICS:
         page = await oc(t, who[active], "rules", topic=topic)
         assert page.ephemeral and page.embeds and len(page.embeds[0]["description"]) < 4096
