@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from rules.contract import NoChance
+from rules.contract import NoChance, ParseError
 from rules.organizedcrime.engine import Engine
 from rules.organizedcrime.game import GAME
 from rules.organizedcrime.legal import destinations_for
@@ -28,6 +28,7 @@ from . import choices, rules_pages
 from .board import alt_text
 from .lobby import host_options, lobby_text, reorder, settings_of
 from .moves import KIND, Context, context, context_of, play
+from .names import parse_space
 from .notation import read, read_pieces
 from .panel import open_panel, open_view, panel_view
 from .replies import board_of, history_embed, receipt, status_text
@@ -331,7 +332,11 @@ class OrganizedCrimeCog(
             out: list[Act] = [{"act": "move", "piece": pid, "share": share}]
             if to:
                 found = destinations_for(Engine(GAME.content, ctx.state, NoChance()), pid, share)
-                wanted = to.strip().split()[0].casefold()
+                # commands.md "Writing an action": a space by its id (o04) or a name only it has (Boston)
+                try:
+                    wanted: str | None = parse_space(to)
+                except ParseError:
+                    wanted = None  # said below with the list of destinations
                 hit = next((d for d in found if d["to"] == wanted), None)
                 if hit is None:
                     listed = ", ".join(d["to"] for d in found) or "none"

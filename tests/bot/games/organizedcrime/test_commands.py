@@ -193,3 +193,22 @@ async def test_board_rules_help_and_admin_rights(table: Table, monkeypatch) -> N
     assert status.ephemeral and "Your hand" in status.text() and "It is up to you" in status.text()
     host = await oc(t, t.host, "status")
     assert "hold no seat" in host.text()
+
+
+async def test_move_to_takes_a_space_by_its_unique_name(table: Table, monkeypatch) -> None:
+    # commands.md "Writing an action": a space is its board id or a name only it has (`Boston`); `to` too.
+    from bot.games.organizedcrime.names import space_name
+
+    fixed_chance(monkeypatch, "move-name-2")
+    t = table
+    state, who, active = await two_player_turn(t)
+    me = colour(state, active)
+    await oc(t, who[active], "declare", piece="boss", direction="right", roll=True)
+    share = sum((await state_of(t))["ts"]["dice"])
+    found = await t.fd.autocomplete(who[active], t.chan, "organizedcrime move", focused="to", piece=f"{me}:0",
+                                    share=share)
+    target = next(c["value"] for c in found if c["value"] == "o13")
+    assert space_name(target) == "Chicago"
+    reply = await oc(t, who[active], "move", piece=f"{me}:0", share=share, to="chicago")
+    assert "not a destination" not in reply.text() and "Not allowed" not in reply.text(), reply.text()
+    assert (await state_of(t))["pl"][active]["pieces"][f"{active}:0"] == target
