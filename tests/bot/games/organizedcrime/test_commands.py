@@ -139,7 +139,11 @@ async def test_the_panel_carries_only_nonces_and_fits_discord(table: Table, monk
     assert len(rows) <= 5
     for select in panel.selects():
         assert 1 <= len(select["options"]) <= 25
-        assert all(o["value"].isdigit() for o in select["options"]), "menu values are indices, nothing else"
+        values = [o["value"] for o in select["options"]]
+        assert len(set(values)) == len(values) and all(len(v) <= 100 for v in values)
+    # commands.md "Writing an action": the panel's select values carry the notation of its actions
+    me = colour(state, active)
+    assert {o["value"] for o in panel.selects()[0]["options"]} >= {f"declare {me}:0", "buy hitmen 1", "buy hitmen 15"}
     labels = [b["label"] for b in panel.buttons()]
     assert "Refresh" in labels and "Income" not in labels, "income is 0 on the first turn: no button"
     main = panel.selects()[0]
@@ -148,7 +152,9 @@ async def test_the_panel_carries_only_nonces_and_fits_discord(table: Table, monk
     assert "choose the direction" in panel.text()
     second = panel.selects()[1]
     assert {o["label"] for o in second["options"]} >= {f"Declare {colour(state, active)}:0 (Boss) right"}
-    choice = next(o for o in second["options"] if o["label"].endswith(" right"))
+    assert {o["value"] for o in second["options"]} == {f"declare {me}:0 right", f"declare {me}:0 left"} | {
+        f"declare {me}:0 {d} attack {colour(state, s)}" for d in ("right", "left") for s in who if s != active}
+    choice = next(o for o in second["options"] if o["value"] == f"declare {me}:0 right")
     panel = await t.fd.select(who[active], panel, second["custom_id"], [choice["value"]])
     assert "✅" in panel.text() and "declares" in panel.text()
     roll = panel.component(label="Roll")
