@@ -506,12 +506,16 @@ class OrganizedCrimeCog(
     @app_commands.describe(public="Post it in the channel for everyone (it holds no secret)", game=GAME_HELP)
     async def board(self, interaction: discord.Interaction, public: bool = False, game: str | None = None) -> None:
         text, view, names = await board_of(self.host, caller_of(interaction), game)
+        private = not (public and interaction.guild_id)
         file = None
         if view is not None:
+            # commands.md: a command whose work may take longer than Discord's 3 seconds is deferred; the
+            # picture is drawn by a worker process (a reading error above is still answered privately).
+            await interaction.response.defer(ephemeral=private, thinking=True)
             png = await self.host.draw("organizedcrime", view)
             if png:
                 file = discord.File(io.BytesIO(png), filename="board.png", description=alt_text(view, names))
-        await answer(interaction, text, ephemeral=not (public and interaction.guild_id), file=file)
+        await answer(interaction, text, ephemeral=private, file=file)
 
     @app_commands.command(name="panel", description="Your options now, as buttons and menus.")
     @app_commands.describe(game=GAME_HELP)
@@ -592,6 +596,8 @@ class OrganizedCrimeCog(
     @app_commands.describe(game=GAME_HELP)
     async def admin_export(self, interaction: discord.Interaction, game: str | None = None) -> None:
         caller = caller_of(interaction)
+        # Deferred (commands.md: Discord's 3 seconds): the whole record is read and written out.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         # commands.md: the file is attached, host only; a host who also plays gets it with a warning.
         name, data = await self.host.hosting.export(caller, KIND, game, seated=True)
         found = await self.host.finder.game_or_last(caller, KIND, game)

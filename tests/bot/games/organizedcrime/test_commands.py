@@ -178,6 +178,9 @@ async def test_board_rules_help_and_admin_rights(table: Table, monkeypatch) -> N
     before = len(t.fd.channel_messages(t.chan))
     public = await oc(t, who[active], "board", public=True)
     assert not public.ephemeral and len(t.fd.channel_messages(t.chan)) == before + 1
+    # commands.md: a command whose work may take longer than 3 seconds (the picture) is deferred
+    boards = [i for i in t.fd.interactions if i.name == "organizedcrime board"]
+    assert [i.response_type for i in boards] == [5, 5] and [i.ephemeral for i in boards] == [True, False]
     topics = await t.fd.autocomplete(who[active], t.chan, "organizedcrime rules", focused="topic")
     assert [c["value"] for c in topics] == list(TOPICS)
     # commands.md lists the autocomplete's contents: the topics themselves, as named there

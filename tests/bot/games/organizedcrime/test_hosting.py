@@ -160,6 +160,8 @@ async def test_replace_and_the_exporting_host_who_plays(table: Table, monkeypatc
     assert warned.ephemeral and warned.attachments, warned.text()
     assert "You are also a player" in warned.text()
     assert json.loads(warned.attachments[0][1])["players"], "the replay file itself"
+    exported = [i for i in t.fd.interactions if i.name == "organizedcrime admin export"]
+    assert exported[-1].response_type == 5, "deferred: the whole record is read (commands.md, 3 seconds)"
     andy_seat = next(s for s, m in who.items() if m is t.players["andy"])
     reply = await oc(t, t.host, "admin replace", old=t.players["andy"], new=t.players["eve"])
     assert "eve now holds andy's seat" in reply.text()
