@@ -173,3 +173,18 @@ async def test_replace_and_the_exporting_host_who_plays(table: Table, monkeypatc
     assert "takes over andy's seat" in t.posts()[-1]
     refused = await oc(t, t.players["andy"], "status")
     assert "not a player" in refused.text()
+
+
+async def test_the_home_base_timeout_gives_the_lowest_free_base(table: Table, monkeypatch) -> None:
+    # commands.md, decisions: on timeout the chooser gets the lowest-numbered free Home Base (house); the
+    # post says it was assigned, not that it was the only one left (three are still free).
+    fixed_chance(monkeypatch, "base-timeout")
+    t = table
+    await open_game(t, ["andy", "grunkle", "cara"])
+    state = await state_of(t)
+    who = await seats(t)
+    chooser = state["choosers"][0]
+    await oc(t, t.host, "admin resolve")
+    post = await wait_for_post(t, "Time is up for the Home Base choice")
+    assert f"{who[chooser].name} takes Home Base 0 (green) (assigned: no choice was made)" in post, post
+    assert (await state_of(t))["bases"] == {chooser: 0}
