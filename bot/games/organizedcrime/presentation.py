@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 TITLE = "Organized Crime"
 LIMIT = 1900  # a post's content, with room to spare under Discord's 2,000
 PICTURED = {"move_ended", "turn_ended", "turn_began", "game_over"}
-CONTINUED = ("turn", "path", "bargain", "session")  # what a player's own action leads to within his turn
+# What a player's own action leads to within his turn without a prompt: his turn and its moves share one clock.
+# A meeting's bargaining and session have clocks of their own: commands.md prompts their caller (DM + mention).
+CONTINUED = ("turn", "path")
 
 
 def chunks(lines: Sequence[str], limit: int = LIMIT) -> list[str]:

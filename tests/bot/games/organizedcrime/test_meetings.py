@@ -32,6 +32,10 @@ async def test_the_vote_waits_for_ample_time_then_the_clock_calls_it(table: Tabl
     await t.idle()
     meeting = next(p for p in t.posts() if "asks for" in p and "Bargaining is open" in p)
     assert "**Meeting 1**" in meeting
+    # commands.md, decisions: the bargaining prompts its caller (DM + channel mention), with its deadline
+    assert f"<@{who[caller].id}>, you called meeting 1" in meeting and "Deadline: <t:" in meeting, meeting
+    asked = [d for d in t.dm_texts(who[caller]) if "you called meeting 1" in d]
+    assert asked and "Deadline: <t:" in asked[-1], t.dm_texts(who[caller])[-2:]
     reply = await oc(t, t.host, "admin resolve")
     assert "the bargaining of meeting 1" in reply.text()
     await t.idle()
