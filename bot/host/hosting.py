@@ -353,12 +353,18 @@ class Hosting:
             log=tuple(entries),
         )
 
-    async def export(self, caller: Caller, kind: str, game_opt: str | None = None) -> tuple[str, bytes]:
+    async def export(
+        self, caller: Caller, kind: str, game_opt: str | None = None, *, seated: bool = False
+    ) -> tuple[str, bytes]:
+        """The game's record as its replay file. `seated`: a game whose command surface gives the file to a
+        host who also plays, with a warning of its own, instead of refusing it while the game runs."""
         game = await self.finder.game_or_last(caller, kind, game_opt)
         await self.finder.require_admin(game, caller)
         if game.status == LOBBY:
             raise UserError("The game has not started; there is nothing to export yet.")
-        if game.status != ENDED and (await self.finder.roster(game.id)).seat_of(caller.user_id) is not None:
+        if not seated and game.status != ENDED and (
+            (await self.finder.roster(game.id)).seat_of(caller.user_id) is not None
+        ):
             # The record holds every seat's secrets: a host who plays may not read the others' seats.
             raise NotAllowed(
                 "You hold a seat in this game, and its record holds every other seat's secrets, so it is not "

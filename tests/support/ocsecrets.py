@@ -1,6 +1,6 @@
 """The secret scan of an Organized Crime game, made as it is played: after each action, whatever became
 public since the last look (channel posts: text, embeds, alt texts, PNG metadata; every component string
-the bot sent anywhere; autocomplete answers, per viewer) is checked against what is secret *now*:
+the bot sent anywhere, menu values apart; autocomplete answers, per viewer) is checked against what is secret *now*:
 
 - every card id in a hand (a viewer may see his own) and in a face-down pile (nobody may);
 - a sealed ballot before the reveal (no post says how anyone voted while `sealed` is not empty).
@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.fakediscord.components import strings as component_strings
 from tests.support.leakscan import png_text_chunks
 
 CARD = re.compile(r"\b(?:PW|CO|MK|PN)\d{2}\b")
@@ -77,12 +78,21 @@ class Watch:
                         self.findings.append(f"{where}: hidden card {card} in {body[:160]!r}")
             if state.get("sealed") and BALLOT.search(text):
                 self.findings.append(f"post: a ballot while ballots are sealed: {text[:160]!r}")
-        strings = self.t.fd.component_strings()
-        new, self.seen_components = strings[self.seen_components:], len(strings)
-        for text in new:
-            self.checked += 1
-            if CARD.search(text):  # panels show card titles only: no id in any component, even private
-                self.findings.append(f"component: a card id in {text[:160]!r}")
+        sent = self.t.fd.world.sent_components
+        new, self.seen_components = sent[self.seen_components:], len(sent)
+        down_now = facedown(state)
+        for tree in new:
+            for key, text in component_strings(tree.components):
+                self.checked += 1
+                # A panel's menu values are its owner's actions in commands.md's notation (`cash PW17`: his
+                # own cards, in his ephemeral panel), never a face-down card; every other string (labels,
+                # custom ids, placeholders) names no card id at all.
+                if key == "option.value":
+                    bad = [c for c in CARD.findall(text) if c in down_now]
+                else:
+                    bad = CARD.findall(text)
+                if bad:
+                    self.findings.append(f"component {key}: card id {bad[0]} in {text[:160]!r}")
 
     def scan_choices(self, state: dict[str, Any], viewer: str, found: list[dict[str, Any]]) -> None:
         secret = secret_for(state, viewer)

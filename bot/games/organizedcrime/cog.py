@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from rules.contract import NoChance
+from rules.contract import NoChance, ParseError
 from rules.organizedcrime.engine import Engine
 from rules.organizedcrime.game import GAME
 from rules.organizedcrime.legal import destinations_for
@@ -28,6 +28,7 @@ from . import choices, rules_pages
 from .board import alt_text
 from .lobby import host_options, lobby_text, reorder, settings_of
 from .moves import KIND, Context, context, context_of, play
+from .names import parse_space
 from .notation import read, read_pieces
 from .panel import open_panel, open_view, panel_view
 from .replies import board_of, history_embed, receipt, status_text
@@ -331,7 +332,11 @@ class OrganizedCrimeCog(
             out: list[Act] = [{"act": "move", "piece": pid, "share": share}]
             if to:
                 found = destinations_for(Engine(GAME.content, ctx.state, NoChance()), pid, share)
-                wanted = to.strip().split()[0].casefold()
+                # commands.md "Writing an action": a space by its id (o04) or a name only it has (Boston)
+                try:
+                    wanted: str | None = parse_space(to)
+                except ParseError:
+                    wanted = None  # said below with the list of destinations
                 hit = next((d for d in found if d["to"] == wanted), None)
                 if hit is None:
                     listed = ", ".join(d["to"] for d in found) or "none"
@@ -501,12 +506,16 @@ class OrganizedCrimeCog(
     @app_commands.describe(public="Post it in the channel for everyone (it holds no secret)", game=GAME_HELP)
     async def board(self, interaction: discord.Interaction, public: bool = False, game: str | None = None) -> None:
         text, view, names = await board_of(self.host, caller_of(interaction), game)
+        private = not (public and interaction.guild_id)
         file = None
         if view is not None:
+            # commands.md: a command whose work may take longer than Discord's 3 seconds is deferred; the
+            # picture is drawn by a worker process (a reading error above is still answered privately).
+            await interaction.response.defer(ephemeral=private, thinking=True)
             png = await self.host.draw("organizedcrime", view)
             if png:
                 file = discord.File(io.BytesIO(png), filename="board.png", description=alt_text(view, names))
-        await answer(interaction, text, ephemeral=not (public and interaction.guild_id), file=file)
+        await answer(interaction, text, ephemeral=private, file=file)
 
     @app_commands.command(name="panel", description="Your options now, as buttons and menus.")
     @app_commands.describe(game=GAME_HELP)
@@ -587,7 +596,10 @@ class OrganizedCrimeCog(
     @app_commands.describe(game=GAME_HELP)
     async def admin_export(self, interaction: discord.Interaction, game: str | None = None) -> None:
         caller = caller_of(interaction)
-        name, data = await self.host.hosting.export(caller, KIND, game)
+        # Deferred (commands.md: Discord's 3 seconds): the whole record is read and written out.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        # commands.md: the file is attached, host only; a host who also plays gets it with a warning.
+        name, data = await self.host.hosting.export(caller, KIND, game, seated=True)
         found = await self.host.finder.game_or_last(caller, KIND, game)
         roster = await self.host.finder.roster(found.id)
         text = "The game's replay file (replay.md). It holds every secret, the order of every deck included."

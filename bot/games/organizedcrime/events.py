@@ -59,7 +59,7 @@ def public_line(e: Event, names: Names) -> str | None:
         return "Home Base order: " + ", ".join(p(s) for s in d["order"]) + "."
     if k == "base_chosen":
         base = n.content().bases[d["base"]]
-        how = " (the only one left)" if d["auto"] else ""
+        how = " (assigned: no choice was made)" if d["auto"] else ""  # the last one left, or a timeout's default
         return f"{names.name(d['player'])} takes Home Base {d['base']} ({base.colour}){how}."
     if k == "first_player":
         return f"{p(d['player'])} plays first."

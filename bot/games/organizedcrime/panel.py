@@ -2,9 +2,10 @@
 
 Components are persistent `DynamicItem`s with custom ids `oc:panel:<game>:<nonce>:<part>`: no card,
 piece or choice in them, only a random nonce. What the panel offers (the actions behind each menu
-entry and button, built from `rules.organizedcrime.legal`) lives in the host's panel row, and menu
-values are indices into it, so no component string can carry a card id. Every click is checked again
-(whose panel, which decision), and the action goes through `moves.play` like a command.
+entry and button, built from `rules.organizedcrime.legal`) lives in the host's panel row; a menu
+value is its entry's action in commands.md's notation (`step o04`, `cash PW17`: the caller's own cards
+only, in his ephemeral panel), and labels name cards by title. Every click is checked again (whose
+panel, which decision), and the action goes through `moves.play` like a command.
 
 Layout: row 1 the main list (25 a page), row 2 a second list when the action needs one more choice
 (direction and attack for a declaration), rows 3-4 buttons for single actions, row 5 paging and Refresh.
@@ -24,7 +25,7 @@ from . import choices
 from . import names as n
 from .events import DECISIONS, turn_heading
 from .moves import Context, context, play
-from .notation import describe
+from .notation import describe, write
 from .prompts import deadline_words, what_to_do
 from .public import public_view
 from .replies import receipt
@@ -104,7 +105,22 @@ def offers(ctx: Context) -> tuple[list[dict[str, Any]], list[str]]:
     order = {"pick": 0, "move": 1, "base": 1, "step": 1, "rub": 1, "hit": 1, "vote": 1, "remove": 1, "acquire": 2,
              "meeting": 2, "cash": 3, "buy_official": 4, "give": 5, "buy_hitmen": 6}
     main = sorted(picks + main, key=lambda a: order.get(a["act"], 9))  # stable: legal order within a kind
-    return main, buttons
+    seen: set[str] = set()
+    unique = []
+    for a in main:  # a select's values must differ (Discord refuses repeats)
+        v = value(a, ctx)
+        if v not in seen:
+            seen.add(v)
+            unique.append(a)
+    return unique, buttons
+
+
+def value(a: dict[str, Any], ctx: Context) -> str:
+    """A menu entry's value: the action in commands.md's notation ("Writing an action"); a mover chosen for a
+    declaration, before its direction, is `declare green:1`."""
+    if a["act"] == "pick":
+        return f"declare {ctx.names.piece(a['piece'])}"
+    return write(a, ctx.names)[:100]
 
 
 def own_money(ctx: Context) -> int:
@@ -160,16 +176,17 @@ def screen(ctx: Context, nonce: str, data: dict[str, Any], deadline_at: float | 
         game_id=game.id,
         nonce=nonce,
         text=clip("\n".join(lines), 2000),
-        main=[Option(clip(label(a, ctx, public), 100), str(i)) for i, a in enumerate(shown)],
+        main=[Option(clip(label(a, ctx, public), 100), value(a, ctx)) for a in shown],
         placeholder=f"Choose… ({len(main)} option{'s' if len(main) != 1 else ''}"
                     + (f", page {page + 1}/{pages})" if pages > 1 else ")"),
-        second=[Option(clip(describe(a, ctx.names), 100), str(i)) for i, a in enumerate(second[:PAGE])],
+        second=[Option(clip(describe(a, ctx.names), 100), value(a, ctx)) for a in second[:PAGE]],
         second_placeholder="Direction and attack",
         buttons=[(part, BUTTONS[part][0]) for part in buttons][:10],
         page=page,
         pages=pages,
     )
     kept = {"page": page, "pick": pick, "main": shown, "second": second[:PAGE],
+            "values": [value(a, ctx) for a in shown], "second_values": [value(a, ctx) for a in second[:PAGE]],
             "buttons": {part: BUTTONS[part][1] for part in buttons}}
     return view, kept
 
@@ -208,11 +225,11 @@ async def click(host: Host, caller: Caller, game_id: int, nonce: str, part: str,
     ctx = await context(host, who, str(game_id))
     action: dict[str, Any] | None = None
     if part == "main" and values:
-        action = _at(data.get("main"), values[0])
+        action = _at(data.get("main"), data.get("values"), values[0])
         if action is not None and action["act"] == "pick":
             data["pick"], action = action["piece"], None
     elif part == "second" and values:
-        action = _at(data.get("second"), values[0])
+        action = _at(data.get("second"), data.get("second_values"), values[0])
     elif part in BUTTONS:
         action = (data.get("buttons") or {}).get(part)
         if action is None:
@@ -235,10 +252,18 @@ async def click(host: Host, caller: Caller, game_id: int, nonce: str, part: str,
     return shown
 
 
-def _at(items: Any, value: str) -> dict[str, Any] | None:
-    if not isinstance(items, list) or not value.isdigit() or int(value) >= len(items):
+def _at(items: Any, values: Any, picked: str) -> dict[str, Any] | None:
+    """The entry behind a menu value (its notation; a panel kept from before values were notation gives an
+    index instead)."""
+    if isinstance(values, list) and picked in values:
+        index = values.index(picked)
+    elif values is None and picked.isdigit():
+        index = int(picked)
+    else:
+        index = -1
+    if not isinstance(items, list) or not 0 <= index < len(items):
         raise UserError("That choice is not on offer any more; pick again from the menu.")
-    return dict(items[int(value)])
+    return dict(items[index])
 
 
 # ---- the Discord side ------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from rules.organizedcrime.game import GAME
 from ...host import DM, STATUS, SUBMIT, GameRow, Member, Message, Post, Reminder, Roster, StepView
 from . import names as n
 from .board import alt_text, board_text
-from .events import private_line, public_line, results_text, shuffles_line, turn_heading
+from .events import issue_text, private_line, public_line, results_text, shuffles_line, turn_heading
 from .names import Names
 from .prompts import deadline_words, title, what_to_do
 from .public import public_view
@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 TITLE = "Organized Crime"
 LIMIT = 1900  # a post's content, with room to spare under Discord's 2,000
 PICTURED = {"move_ended", "turn_ended", "turn_began", "game_over"}
-CONTINUED = ("turn", "path", "bargain", "session")  # what a player's own action leads to within his turn
+# What a player's own action leads to within his turn without a prompt: his turn and its moves share one clock.
+# A meeting's bargaining and session have clocks of their own: commands.md prompts their caller (DM + mention).
+CONTINUED = ("turn", "path")
 
 
 def chunks(lines: Sequence[str], limit: int = LIMIT) -> list[str]:
@@ -106,6 +108,11 @@ class OrganizedCrimePresentation:
                 heading = f"**{turn_heading(d['turn'], d['round'], d['player'], names)}**{income}"
                 logs.append((int(d["turn"]), [heading]))
                 continue
+            mt = public.get("meeting")
+            if e.kind == "vote_called" and mt and mt.get("id") == e.data["meeting"]:
+                # commands.md "What people read": the meeting post states the issue in one line, then the
+                # voting order with each member's entitlement.
+                logs[-1][1].append(f"🗳 **Meeting {mt['id']}**: {issue_text(mt['caller'], mt['issue'], names)}.")
             line = public_line(e, names)
             if line:
                 logs[-1][1].append(line)

@@ -144,5 +144,6 @@ def page(topic: str | None) -> Page:
 
 
 def topic_choices(current: str) -> list[tuple[str, str]]:
+    """The topics as commands.md lists them (name and value alike), filtered by the topic or its title."""
     pages = _pages()
-    return [(p.title, key) for key, p in pages.items() if matches(current, key, p.title)][:25]
+    return [(key, key) for key, p in pages.items() if matches(current, key, p.title)][:25]

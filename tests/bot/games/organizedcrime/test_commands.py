@@ -139,7 +139,11 @@ async def test_the_panel_carries_only_nonces_and_fits_discord(table: Table, monk
     assert len(rows) <= 5
     for select in panel.selects():
         assert 1 <= len(select["options"]) <= 25
-        assert all(o["value"].isdigit() for o in select["options"]), "menu values are indices, nothing else"
+        values = [o["value"] for o in select["options"]]
+        assert len(set(values)) == len(values) and all(len(v) <= 100 for v in values)
+    # commands.md "Writing an action": the panel's select values carry the notation of its actions
+    me = colour(state, active)
+    assert {o["value"] for o in panel.selects()[0]["options"]} >= {f"declare {me}:0", "buy hitmen 1", "buy hitmen 15"}
     labels = [b["label"] for b in panel.buttons()]
     assert "Refresh" in labels and "Income" not in labels, "income is 0 on the first turn: no button"
     main = panel.selects()[0]
@@ -148,7 +152,9 @@ async def test_the_panel_carries_only_nonces_and_fits_discord(table: Table, monk
     assert "choose the direction" in panel.text()
     second = panel.selects()[1]
     assert {o["label"] for o in second["options"]} >= {f"Declare {colour(state, active)}:0 (Boss) right"}
-    choice = next(o for o in second["options"] if o["label"].endswith(" right"))
+    assert {o["value"] for o in second["options"]} == {f"declare {me}:0 right", f"declare {me}:0 left"} | {
+        f"declare {me}:0 {d} attack {colour(state, s)}" for d in ("right", "left") for s in who if s != active}
+    choice = next(o for o in second["options"] if o["value"] == f"declare {me}:0 right")
     panel = await t.fd.select(who[active], panel, second["custom_id"], [choice["value"]])
     assert "✅" in panel.text() and "declares" in panel.text()
     roll = panel.component(label="Roll")
@@ -172,8 +178,16 @@ async def test_board_rules_help_and_admin_rights(table: Table, monkeypatch) -> N
     before = len(t.fd.channel_messages(t.chan))
     public = await oc(t, who[active], "board", public=True)
     assert not public.ephemeral and len(t.fd.channel_messages(t.chan)) == before + 1
+    # commands.md: a command whose work may take longer than 3 seconds (the picture) is deferred
+    boards = [i for i in t.fd.interactions if i.name == "organizedcrime board"]
+    assert [i.response_type for i in boards] == [5, 5] and [i.ephemeral for i in boards] == [True, False]
     topics = await t.fd.autocomplete(who[active], t.chan, "organizedcrime rules", focused="topic")
     assert [c["value"] for c in topics] == list(TOPICS)
+    # commands.md lists the autocomplete's contents: the topics themselves, as named there
+    assert [c["name"] for c in topics] == ["overview", "turn", "movement", "rub-outs", "attacks", "meetings", "votes",
+                                           "penalties", "debts", "elimination", "house content", "options"]
+    typed = await t.fd.autocomplete(who[active], t.chan, "organizedcrime rules", focused="topic", topic="Hit card")
+    assert [c["value"] for c in typed] == ["rub-outs"], "a title's words still find the topic"
     for topic in TOPICS:
         page = await oc(t, who[active], "rules", topic=topic)
         assert page.ephemeral and page.embeds and len(page.embeds[0]["description"]) < 4096
@@ -188,3 +202,22 @@ async def test_board_rules_help_and_admin_rights(table: Table, monkeypatch) -> N
     assert status.ephemeral and "Your hand" in status.text() and "It is up to you" in status.text()
     host = await oc(t, t.host, "status")
     assert "hold no seat" in host.text()
+
+
+async def test_move_to_takes_a_space_by_its_unique_name(table: Table, monkeypatch) -> None:
+    # commands.md "Writing an action": a space is its board id or a name only it has (`Boston`); `to` too.
+    from bot.games.organizedcrime.names import space_name
+
+    fixed_chance(monkeypatch, "move-name-2")
+    t = table
+    state, who, active = await two_player_turn(t)
+    me = colour(state, active)
+    await oc(t, who[active], "declare", piece="boss", direction="right", roll=True)
+    share = sum((await state_of(t))["ts"]["dice"])
+    found = await t.fd.autocomplete(who[active], t.chan, "organizedcrime move", focused="to", piece=f"{me}:0",
+                                    share=share)
+    target = next(c["value"] for c in found if c["value"] == "o13")
+    assert space_name(target) == "Chicago"
+    reply = await oc(t, who[active], "move", piece=f"{me}:0", share=share, to="chicago")
+    assert "not a destination" not in reply.text() and "Not allowed" not in reply.text(), reply.text()
+    assert (await state_of(t))["pl"][active]["pieces"][f"{active}:0"] == target

@@ -154,12 +154,14 @@ async def test_replace_and_the_exporting_host_who_plays(table: Table, monkeypatc
     state = await state_of(t)
     who = await seats(t)
     assert who[state["players"][0]] is t.host, "start order: the host takes the first seat"
+    # commands.md `admin export`: the file is attached (host only, ephemeral); to a host who also plays the
+    # bot says he should not export before the end, and still attaches it.
     warned = await oc(t, t.host, "admin export")
-    if warned.attachments:  # the host hands the file over: it comes with commands.md's warning
-        assert "You are also a player" in warned.text()
-        json.loads(warned.attachments[0][1])
-    else:  # a host that keeps the record from a seated host while the game runs
-        assert "hold a seat" in warned.text(), warned.text()
+    assert warned.ephemeral and warned.attachments, warned.text()
+    assert "You are also a player" in warned.text()
+    assert json.loads(warned.attachments[0][1])["players"], "the replay file itself"
+    exported = [i for i in t.fd.interactions if i.name == "organizedcrime admin export"]
+    assert exported[-1].response_type == 5, "deferred: the whole record is read (commands.md, 3 seconds)"
     andy_seat = next(s for s, m in who.items() if m is t.players["andy"])
     reply = await oc(t, t.host, "admin replace", old=t.players["andy"], new=t.players["eve"])
     assert "eve now holds andy's seat" in reply.text()
@@ -171,3 +173,18 @@ async def test_replace_and_the_exporting_host_who_plays(table: Table, monkeypatc
     assert "takes over andy's seat" in t.posts()[-1]
     refused = await oc(t, t.players["andy"], "status")
     assert "not a player" in refused.text()
+
+
+async def test_the_home_base_timeout_gives_the_lowest_free_base(table: Table, monkeypatch) -> None:
+    # commands.md, decisions: on timeout the chooser gets the lowest-numbered free Home Base (house); the
+    # post says it was assigned, not that it was the only one left (three are still free).
+    fixed_chance(monkeypatch, "base-timeout")
+    t = table
+    await open_game(t, ["andy", "grunkle", "cara"])
+    state = await state_of(t)
+    who = await seats(t)
+    chooser = state["choosers"][0]
+    await oc(t, t.host, "admin resolve")
+    post = await wait_for_post(t, "Time is up for the Home Base choice")
+    assert f"{who[chooser].name} takes Home Base 0 (green) (assigned: no choice was made)" in post, post
+    assert (await state_of(t))["bases"] == {chooser: 0}

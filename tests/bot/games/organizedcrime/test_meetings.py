@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from random import Random
 
+from rules.organizedcrime.game import GAME
 from tests.support.ocdriver import pick_social, play_out
 from tests.support.octable import fixed_chance, oc, open_game, seats, state_of
 from tests.support.table import Table
@@ -31,12 +32,24 @@ async def test_the_vote_waits_for_ample_time_then_the_clock_calls_it(table: Tabl
     await t.idle()
     meeting = next(p for p in t.posts() if "asks for" in p and "Bargaining is open" in p)
     assert "**Meeting 1**" in meeting
+    # commands.md, decisions: the bargaining prompts its caller (DM + channel mention), with its deadline
+    assert f"<@{who[caller].id}>, you called meeting 1" in meeting and "Deadline: <t:" in meeting, meeting
+    asked = [d for d in t.dm_texts(who[caller]) if "you called meeting 1" in d]
+    assert asked and "Deadline: <t:" in asked[-1], t.dm_texts(who[caller])[-2:]
     reply = await oc(t, t.host, "admin resolve")
     assert "the bargaining of meeting 1" in reply.text()
     await t.idle()
     post = t.posts()[-1]
     assert "Time is up for the bargaining" in post and "Voting order (votes):" in post
-    voters = (await state_of(t))["meeting"]["order"]
+    state = await state_of(t)
+    voters = state["meeting"]["order"]
+    # commands.md "What people read": the meeting post states the issue in one line, then the voting order
+    # with each member's entitlement.
+    colours = {s: pl["colour"] for s, pl in GAME.view(state, None)["players"].items()}
+    ent = state["meeting"]["entitlements"]
+    issue = next(line for line in post.splitlines() if f"{colours[caller]} asks for " in line)
+    order = ", ".join(f"{colours[s]} {ent[s]}" for s in voters)
+    assert post.index(issue) < post.index(f"Voting order (votes): {order}"), post
     for seat in voters:
         assert "vote in meeting 1" in t.dm_texts(who[seat])[-1] and "sealed" in t.dm_texts(who[seat])[-1]
 
