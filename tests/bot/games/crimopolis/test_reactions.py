@@ -146,3 +146,20 @@ async def test_a_reaction_window_is_reminded_halfway(cp: CpTable, fixed_seed: No
     )
     assert timer is not None and timer["clock"] == game.pending.clock.id
     assert abs(timer["due_at"] - (game.step_opened_at + 120)) < 1e-6, "two minutes into a window of four"
+
+
+def test_the_prompt_names_who_played_what_against_you() -> None:
+    """commands.md: "ann played Sabotage (3 hours less at the start of your next turn) against you. React?"."""
+    from types import SimpleNamespace
+
+    from bot.games.crimopolis.messages import react_prompt
+    from bot.games.crimopolis.names import Names
+    from rules.contract import Event
+
+    played = Event.public("fortune_played", {"player": "p1", "card": "F41", "design": "sabotage", "params": {}})
+    view = SimpleNamespace(events=(played,), game=SimpleNamespace(paused=False), deadline_at=1_800_000_000.0)
+    public = {"pending": {"kind": "react", "player": "p2", "card": "F41"}, "turn": {"player": "p1"}, "players": {}}
+    prompt = react_prompt(view, public, Names({"p1": "ann", "p2": "ben"}.__getitem__, public), "p2")  # type: ignore[arg-type]
+    text = GAME.content.designs["F41"].text
+    assert prompt.startswith(f"ann played Sabotage ({text}) against you. React?"), prompt
+    assert "<t:1800000000" in prompt, "and the deadline"
