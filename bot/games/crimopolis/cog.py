@@ -261,10 +261,11 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
             "gangsters": gangsters,
             "clock_tiles_first": clock_tiles_first,
         }
-        # commands.md: reminder_hours before a turn or setup deadline, and halfway through a reaction window.
-        # Team mode (R118) is the host's shared seats: the rules never see it (a seat is one gang).
+        # commands.md: reminder_hours before a turn or setup deadline, and halfway through a reaction window
+        # (the clock inside the turn's, whatever its length). Team mode (R118) is the host's shared seats: the
+        # rules never see it (a seat is one gang).
         options = HostOptions(deadline_hours=turn_hours, reminder_hours=reminder_hours, reminder_short_share=0.5,
-                              reminder_shortest=0.0, shared_seats=team_mode)
+                              reminder_shortest=0.0, reminder_nested_share=0.5, shared_seats=team_mode)
         game = await self.host.lobby.open(caller_of(interaction), KIND, settings, options)
         roster = await self.host.finder.roster(game.id)
         await answer(interaction, lobby_text(game, roster), ephemeral=False)
