@@ -669,7 +669,10 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     @app_commands.describe(public="Post it in the channel for everyone (it holds no secret)", game=GAME_HELP)
     async def board(self, interaction: discord.Interaction, public: bool = False, game: str | None = None) -> None:
         private = not (public and interaction.guild_id)
-        await interaction.response.defer(ephemeral=private, thinking=True)
+        if private:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await defer_public(interaction)  # a refusal still goes to the caller alone
         parts, view, alt = await board(self.host, caller_of(interaction), game)
         file = None
         if view is not None:

@@ -197,6 +197,8 @@ async def test_commands_that_touch_the_game_defer_first(cp: CpTable) -> None:
         assert reply.ephemeral is not public, (command, reply.text())
         return str(reply.text())
 
+    no_game = await deferred(ann, "board", public=False, options={"public": True})
+    assert "game" in no_game, "a public board's refusal (no game here) reaches only its caller"
     assert "Crimopolis" in await deferred(t.host, "new", public=True)
     assert "Manage Server" in await deferred(ann, "new"), "a refusal stays private"
     assert "already has a game" in await deferred(t.host, "new")
