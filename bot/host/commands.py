@@ -24,6 +24,7 @@ EMBED_COLOUR = 0xFFC83C
 MAX_CONTENT = 2000
 MAX_CHOICES = 25
 GAME_HELP = "The game (only needed in DMs when you are in several)"
+PUBLIC_DEFER = "host:public_defer"  # in `Interaction.extras`: deferred publicly, nothing sent since
 
 
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
@@ -67,8 +68,16 @@ async def answer(
         kwargs["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(u) for u in mention])
     if interaction.response.is_done():
         await interaction.followup.send(**kwargs)
+        interaction.extras.pop(PUBLIC_DEFER, None)
     else:
         await interaction.response.send_message(**kwargs)
+
+
+async def defer_public(interaction: discord.Interaction) -> None:
+    """Defer a command whose answer is public (Discord's 3 seconds). A refusal cannot turn the public
+    "thinking" message private, so `send_ephemeral` deletes it first and answers its caller alone."""
+    await interaction.response.defer(ephemeral=False, thinking=True)
+    interaction.extras[PUBLIC_DEFER] = True
 
 
 def caller_of(interaction: discord.Interaction) -> Caller:
@@ -130,6 +139,11 @@ def user_message(error: BaseException) -> str | None:
 async def send_ephemeral(interaction: discord.Interaction, message: str) -> None:
     message = mentions(interaction.client, message)
     try:
+        if interaction.extras.pop(PUBLIC_DEFER, False):
+            try:
+                await interaction.delete_original_response()
+            except discord.HTTPException:
+                log.debug("could not delete the deferral of interaction %s", interaction.id, exc_info=True)
         if interaction.response.is_done():
             await interaction.followup.send(message[:2000], ephemeral=True)
         else:

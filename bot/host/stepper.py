@@ -347,6 +347,9 @@ class Stepper:
         length = wanted.get(run.clock)
         length = options.deadline_hours * 3600 if length is None else length
         share = options.reminder_share
+        opened = game.pending.clocks if game.pending is not None else ()
+        if share is None and len(opened) > 1 and options.reminder_hours > 0 and run.clock == opened[-1].id:
+            share = options.reminder_nested_share  # a window inside another clock (None: as any clock)
         if share is None and 0 < length <= options.reminder_hours * 3600:
             share = options.reminder_short_share  # the lead would be past as the clock starts
         if share is None:

@@ -35,6 +35,9 @@ class HostOptions:
     # With reminder_hours: a clock not longer than that lead (it would be past when the clock starts) is
     # reminded once this share of it has run instead (None: not at all).
     reminder_short_share: float | None = None
+    # With reminder_hours: a clock that runs inside another (the decision's outer clocks paused meanwhile) is
+    # reminded once this share of it has run, whatever its length (None: as any other clock).
+    reminder_nested_share: float | None = None
     # Up to two members may share a seat (the game's team mode): either acts for it, both get its DMs.
     shared_seats: bool = False
 
@@ -48,13 +51,14 @@ class HostOptions:
         } | ({"shared_seats": True} if self.shared_seats else {}) | self._reminder_json()
 
     def _reminder_json(self) -> dict[str, Any]:
+        nested = {} if self.reminder_nested_share is None else {"reminder_nested_share": self.reminder_nested_share}
         if self.reminder_share is None and self.reminder_short_share is None:
-            return {}
+            return nested
         return {
             "reminder_share": self.reminder_share,
             "reminder_shortest": self.reminder_shortest,
             "reminder_short_share": self.reminder_short_share,
-        }
+        } | nested
 
     @staticmethod
     def from_json(doc: dict[str, Any] | None) -> HostOptions:
@@ -68,6 +72,7 @@ class HostOptions:
             reminder_share=_share(doc.get("reminder_share")),
             reminder_shortest=float(doc.get("reminder_shortest", 60.0)),
             reminder_short_share=_share(doc.get("reminder_short_share")),
+            reminder_nested_share=_share(doc.get("reminder_nested_share")),
             shared_seats=bool(doc.get("shared_seats", False)),
         )
 

@@ -97,6 +97,8 @@ class PendingInteraction:
     def ephemeral(self) -> bool:
         """The response (reply, deferred reply, or first followup after a deferred update) is ephemeral."""
         if self.original is not None and self.response_type in (CHANNEL_MESSAGE, DEFERRED_MESSAGE):
+            if self.original.deleted and self.response_type == DEFERRED_MESSAGE and self.followups:
+                return self.followups[0].ephemeral  # the deferral was deleted: the followup is the answer
             return self.original.ephemeral
         return bool(self.followups and self.followups[0].ephemeral)
 
@@ -109,6 +111,8 @@ class PendingInteraction:
         rt = self.response_type
         if rt is None:
             return None
+        if rt == DEFERRED_MESSAGE and self.original is not None and self.original.deleted:
+            return self.followups[0] if self.followups else None  # deleted while thinking: the followup answers
         if rt in (CHANNEL_MESSAGE, DEFERRED_MESSAGE):
             return None if self.original is None or self.original.loading else self.original
         if rt in (DEFERRED_UPDATE, UPDATE_MESSAGE):
@@ -581,7 +585,13 @@ class InteractionDesk:
             return 404, {"code": 10015, "message": "Unknown Webhook"}
         if gone := self._gone(p):
             return self._refuse(p, 404 if gone["code"] == 10003 else 401, gone)
-        filling = p.response_type == DEFERRED_MESSAGE and p.original is not None and p.original.loading
+        # A deferral deleted while thinking is gone: a followup is then a message of its own (ephemeral or not).
+        filling = (
+            p.response_type == DEFERRED_MESSAGE
+            and p.original is not None
+            and p.original.loading
+            and not p.original.deleted
+        )
         if invalid := self.factory.check(body, uploads):
             return self._refuse(p, 400, invalid)
         if filling:

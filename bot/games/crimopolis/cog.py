@@ -18,7 +18,18 @@ from discord.ext import commands
 
 from rules.crimopolis import GAME
 
-from ...host import GAME_HELP, HostOptions, Member, Turn, UserError, answer, caller_of, game_choices, timestamp
+from ...host import (
+    GAME_HELP,
+    HostOptions,
+    Member,
+    Turn,
+    UserError,
+    answer,
+    caller_of,
+    defer_public,
+    game_choices,
+    timestamp,
+)
 from . import moves, rules_pages, texts
 from .choices import CHOICES, LEGAL, MAX, choices, distinct, pick
 from .names import Names, hours
@@ -238,6 +249,7 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         gangsters: app_commands.Range[int, 5, 9] | None = None,
         clock_tiles_first: bool | None = None,
     ) -> None:
+        await defer_public(interaction)  # commands.md: a command that writes the database defers first
         settings = {
             "variant": variant,
             "turn_hours": turn_hours,
@@ -250,10 +262,11 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
             "gangsters": gangsters,
             "clock_tiles_first": clock_tiles_first,
         }
-        # commands.md: reminder_hours before a turn or setup deadline, and halfway through a reaction window.
-        # Team mode (R118) is the host's shared seats: the rules never see it (a seat is one gang).
+        # commands.md: reminder_hours before a turn or setup deadline, and halfway through a reaction window
+        # (the clock inside the turn's, whatever its length). Team mode (R118) is the host's shared seats: the
+        # rules never see it (a seat is one gang).
         options = HostOptions(deadline_hours=turn_hours, reminder_hours=reminder_hours, reminder_short_share=0.5,
-                              reminder_shortest=0.0, shared_seats=team_mode)
+                              reminder_shortest=0.0, reminder_nested_share=0.5, shared_seats=team_mode)
         game = await self.host.lobby.open(caller_of(interaction), KIND, settings, options)
         roster = await self.host.finder.roster(game.id)
         await answer(interaction, lobby_text(game, roster), ephemeral=False)
@@ -271,6 +284,7 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     @app_commands.rename(with_="with")
     @app_commands.describe(with_="Team mode: share this player's seat")
     async def join(self, interaction: discord.Interaction, with_: discord.User | None = None) -> None:
+        await defer_public(interaction)
         partner = None if with_ is None else Member.from_user(with_)
         caller = caller_of(interaction)
         game, roster = await self.host.lobby.join(caller, KIND, partner=partner)
@@ -285,6 +299,7 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
 
     @app_commands.command(name="leave", description="Leave the lobby (before the start).")
     async def leave(self, interaction: discord.Interaction) -> None:
+        await defer_public(interaction)
         _game, roster = await self.host.lobby.leave(caller_of(interaction), KIND)
         await answer(interaction, f"{interaction.user.display_name} left. {seats_text(roster)}", ephemeral=False)
 
@@ -622,6 +637,7 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     async def prefs(self, interaction: discord.Interaction, reactions: str, game: str | None = None) -> None:
         from .presentation import auto_answer
 
+        await interaction.response.defer(ephemeral=True, thinking=True)
         caller = caller_of(interaction)
         seated = await self.host.finder.seated(caller, KIND, game)
         if seated.seat is None:
@@ -647,13 +663,17 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     @app_commands.command(name="status", description="Your seat, hands, destinies, hours and open decision.")
     @app_commands.describe(game=GAME_HELP)
     async def status(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         await answer(interaction, await status_text(self.host, caller_of(interaction), game))
 
     @app_commands.command(name="board", description="The public board: picture and text.")
     @app_commands.describe(public="Post it in the channel for everyone (it holds no secret)", game=GAME_HELP)
     async def board(self, interaction: discord.Interaction, public: bool = False, game: str | None = None) -> None:
         private = not (public and interaction.guild_id)
-        await interaction.response.defer(ephemeral=private, thinking=True)
+        if private:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await defer_public(interaction)  # a refusal still goes to the caller alone
         parts, view, alt = await board(self.host, caller_of(interaction), game)
         file = None
         if view is not None:
@@ -699,6 +719,7 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     @admin.command(name="deadline", description="Move the open decision's deadline to this many hours from now.")
     @app_commands.describe(hours="Hours from now (fractions allowed)", game=GAME_HELP)
     async def admin_deadline(self, interaction: discord.Interaction, hours: float, game: str | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         clock = await self.host.hosting.deadline(caller_of(interaction), KIND, hours * 3600, game)
         if clock.deadline_at is None:
             text = f"The clock is paused; {hours:g} h will remain when it resumes."
@@ -711,6 +732,7 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     async def admin_reminder(
         self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.0, 1440.0], game: str | None = None
     ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.host.hosting.reminder(caller_of(interaction), KIND, hours, game)
         text = (
             "Reminders are off for this game."
@@ -722,12 +744,14 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     @admin.command(name="pause", description="Stop every deadline clock.")
     @app_commands.describe(game=GAME_HELP)
     async def admin_pause(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         await self.host.hosting.pause(caller_of(interaction), KIND, True, game)
         await answer(interaction, "The clocks are paused: nothing times out until /crimopolis admin resume.")
 
     @admin.command(name="resume", description="Restart the deadline clocks.")
     @app_commands.describe(game=GAME_HELP)
     async def admin_resume(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         clock = await self.host.hosting.pause(caller_of(interaction), KIND, False, game)
         await answer(interaction, f"The clocks run again: deadline {timestamp(clock.deadline_at)}.")
 
@@ -743,6 +767,7 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     async def admin_replace(
         self, interaction: discord.Interaction, old: discord.User, new: discord.User, game: str | None = None
     ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         before, after = Member.from_user(old), Member.from_user(new)
         caller = caller_of(interaction)
         found = await self.host.finder.game(caller, KIND, game)

@@ -205,13 +205,13 @@ def react_label(action: Mapping[str, Any]) -> str:
 
 
 def react_prompt(view: StepView, public: Mapping[str, Any], n: Names, seat: str) -> str:
-    """ "ann played F41 Sabotage (...) against you. React?" with the deadline and how to answer."""
+    """ "ann played Sabotage (...) against you. React?" with the deadline and how to answer."""
     card = (public.get("pending") or {}).get("card") or "?"
     who = public["turn"]["player"] if public.get("turn") else None
     played = next((e for e in reversed(view.events) if e.kind in ("fortune_played", "newsflash")), None)
     what = f"{nm.card(card)} ({nm.card_text(card)})"
-    if played is not None and played.kind == "fortune_played":
-        said = f"{n.name(who)} played {what} against you."
+    if played is not None and played.kind == "fortune_played":  # commands.md's very words: the title, its text
+        said = f"{n.name(who)} played {nm.card_title(card)} ({nm.card_text(card)}) against you."
     elif who == seat:
         said = f"Your job drew the newsflash {what}: it is aimed at you."
     else:

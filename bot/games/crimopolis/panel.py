@@ -192,7 +192,10 @@ def view_of(screen: Screen) -> discord.ui.View | None:
                     custom_id=custom_id(screen, item.part),
                     placeholder=item.placeholder[:150],
                     options=[
-                        discord.SelectOption(label=o.label, value=o.value, default=o.default) for o in item.options
+                        discord.SelectOption(
+                            label=o.label, value=o.value, default=o.default, description=o.description or None
+                        )
+                        for o in item.options
                     ],
                     min_values=item.min_values,
                     max_values=max(item.min_values, item.max_values),

@@ -32,6 +32,7 @@ class Option:
     label: str
     value: str
     default: bool = False
+    description: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +80,7 @@ def paged(options: Sequence[Option], page: int) -> tuple[list[Option], int]:
     pages = -(-len(options) // PAGE)
     page %= pages
     shown = list(options[page * PAGE : (page + 1) * PAGE])
-    return shown + [Option(f"More… (page {page + 1} of {pages})", MORE)], page
+    return shown + [Option("More…", MORE, description=f"page {page + 1} of {pages}: show the next {PAGE}")], page
 
 
 def clip(text: str, limit: int) -> str:

@@ -86,6 +86,7 @@ def test_long_lists_page_with_more() -> None:
     options = [Option(f"option {i}", str(i)) for i in range(60)]
     first, page = paged(options, 0)
     assert len(first) == 25 and first[-1].value == MORE and page == 0
+    assert first[-1].label == "More…", "commands.md names the option **More…** (the page goes in its description)"
     third, page = paged(options, 2)
     assert [o.value for o in third[:-1]] == [str(i) for i in range(48, 60)] and page == 2
     again, page = paged(options, 3)

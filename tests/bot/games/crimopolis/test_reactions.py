@@ -146,3 +146,35 @@ async def test_a_reaction_window_is_reminded_halfway(cp: CpTable, fixed_seed: No
     )
     assert timer is not None and timer["clock"] == game.pending.clock.id
     assert abs(timer["due_at"] - (game.step_opened_at + 120)) < 1e-6, "two minutes into a window of four"
+
+
+async def test_a_long_reaction_window_is_reminded_halfway_too(cp: CpTable, fixed_seed: None) -> None:  # noqa: F811
+    """A window longer than `reminder_hours` is still reminded halfway (commands.md), not that long before."""
+    t = cp
+    await open_game(t, ["ann", "ben"], target_prestige=8, reaction_minutes=180)
+    driver = Driver(t, random.Random(4))
+    while GAME.pending(await t.state()).decision != "react":
+        await driver.step()
+    game = GameRow.from_row(await t.game_row())
+    timer = await t.bot.db.fetchone(
+        "SELECT due_at, clock FROM timers WHERE game_id = ? AND kind = 'reminder'", (game.id,)
+    )
+    assert timer is not None and timer["clock"] == game.pending.clock.id
+    assert abs(timer["due_at"] - (game.step_opened_at + 90 * 60)) < 1e-6, "90 minutes into a window of 180"
+
+
+def test_the_prompt_names_who_played_what_against_you() -> None:
+    """commands.md: "ann played Sabotage (3 hours less at the start of your next turn) against you. React?"."""
+    from types import SimpleNamespace
+
+    from bot.games.crimopolis.messages import react_prompt
+    from bot.games.crimopolis.names import Names
+    from rules.contract import Event
+
+    played = Event.public("fortune_played", {"player": "p1", "card": "F41", "design": "sabotage", "params": {}})
+    view = SimpleNamespace(events=(played,), game=SimpleNamespace(paused=False), deadline_at=1_800_000_000.0)
+    public = {"pending": {"kind": "react", "player": "p2", "card": "F41"}, "turn": {"player": "p1"}, "players": {}}
+    prompt = react_prompt(view, public, Names({"p1": "ann", "p2": "ben"}.__getitem__, public), "p2")  # type: ignore[arg-type]
+    text = GAME.content.designs["F41"].text
+    assert prompt.startswith(f"ann played Sabotage ({text}) against you. React?"), prompt
+    assert "<t:1800000000" in prompt, "and the deadline"

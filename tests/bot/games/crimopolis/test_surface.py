@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from rules.crimopolis import GAME
 from tests.bot.games.crimopolis.test_game import fixed_seed  # noqa: F401 (a fixture)
@@ -178,3 +179,42 @@ async def test_replace_hands_the_seat_over(cp: CpTable, fixed_seed: None) -> Non
     assert any("takes over" in p for p in t.posts()[-2:])
     status = await t.cmd(t.players["eve"], "status")
     assert all(c in status.text() for c in hand["jobs"])
+
+
+DEFERRED_MESSAGE = 5  # Discord's "deferred channel message" callback type
+
+
+async def test_commands_that_touch_the_game_defer_first(cp: CpTable) -> None:
+    """commands.md: commands that call the engine or write the database defer first (ephemerally for private
+    answers) and answer in a follow-up; a refusal of a public command still reaches only its caller."""
+    t = cp
+    ann, ben, eve = t.players["ann"], t.players["ben"], t.players["eve"]
+
+    async def deferred(who: Any, command: str, *, public: bool = False, **options: Any) -> str:
+        reply = await t.cmd(who, command, **options)
+        seen = t.fd.interactions[-1]
+        assert seen.response_type == DEFERRED_MESSAGE, (command, seen)
+        assert reply.ephemeral is not public, (command, reply.text())
+        return str(reply.text())
+
+    no_game = await deferred(ann, "board", public=False, options={"public": True})
+    assert "game" in no_game, "a public board's refusal (no game here) reaches only its caller"
+    assert "Crimopolis" in await deferred(t.host, "new", public=True)
+    assert "Manage Server" in await deferred(ann, "new"), "a refusal stays private"
+    assert "already has a game" in await deferred(t.host, "new")
+    assert "joined" in await deferred(ann, "join", public=True)
+    assert "already in this game" in await deferred(ann, "join")
+    assert "left" in await deferred(ann, "leave", public=True)
+    assert "not in this game" in await deferred(ann, "leave")
+    for name in ("ann", "ben"):
+        await deferred(t.players[name], "join", public=True)
+    await deferred(t.host, "start")
+    await t.idle()
+    assert "your status" in await deferred(ann, "status")
+    assert "Reaction windows" in await deferred(ben, "prefs", reactions="never")
+    assert "New deadline" in await deferred(t.host, "admin deadline", hours=5.0)
+    assert "before each deadline" in await deferred(t.host, "admin reminder", hours=2.0)
+    assert "paused" in await deferred(t.host, "admin pause")
+    assert "run again" in await deferred(t.host, "admin resume")
+    assert "eve now holds" in await deferred(t.host, "admin replace", old=ann, new=eve)
+    assert "Only the game's host" in await deferred(ben, "admin pause")
