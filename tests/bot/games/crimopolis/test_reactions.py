@@ -129,6 +129,18 @@ async def test_the_dm_prompt_carries_one_button_per_answer(cp: CpTable, fixed_se
     assert "closed" in again.text() and "nothing was sent" in again.text(), again.text()
 
 
+async def _window_reminder(t: CpTable, driver: Driver) -> tuple[GameRow, float]:
+    """Played on until a reaction window opens: the game then, and when the window's reminder is due."""
+    while GAME.pending(await t.state()).decision != "react":
+        await driver.step()
+    game = GameRow.from_row(await t.game_row())
+    timer = await t.bot.db.fetchone(
+        "SELECT due_at, clock FROM timers WHERE game_id = ? AND kind = 'reminder'", (game.id,)
+    )
+    assert timer is not None and game.pending is not None and timer["clock"] == game.pending.clock.id
+    return game, float(timer["due_at"])
+
+
 async def test_a_reaction_window_is_reminded_halfway(cp: CpTable, fixed_seed: None) -> None:  # noqa: F811
     """commands.md: reminders `reminder_hours` before a turn deadline, and halfway through a reaction window."""
     t = cp
@@ -138,29 +150,16 @@ async def test_a_reaction_window_is_reminded_halfway(cp: CpTable, fixed_seed: No
     turn = await t.bot.db.fetchone("SELECT due_at FROM timers WHERE game_id = ? AND kind = 'reminder'", (game.id,))
     deadline = await t.bot.db.fetchone("SELECT due_at FROM timers WHERE game_id = ? AND kind = 'deadline'", (game.id,))
     assert abs(deadline["due_at"] - turn["due_at"] - 3600) < 1e-6, "an hour before the turn's deadline"
-    while GAME.pending(await t.state()).decision != "react":
-        await driver.step()
-    game = GameRow.from_row(await t.game_row())
-    timer = await t.bot.db.fetchone(
-        "SELECT due_at, clock FROM timers WHERE game_id = ? AND kind = 'reminder'", (game.id,)
-    )
-    assert timer is not None and timer["clock"] == game.pending.clock.id
-    assert abs(timer["due_at"] - (game.step_opened_at + 120)) < 1e-6, "two minutes into a window of four"
+    game, due_at = await _window_reminder(t, driver)
+    assert abs(due_at - (game.step_opened_at + 120)) < 1e-6, "two minutes into a window of four"
 
 
 async def test_a_long_reaction_window_is_reminded_halfway_too(cp: CpTable, fixed_seed: None) -> None:  # noqa: F811
     """A window longer than `reminder_hours` is still reminded halfway (commands.md), not that long before."""
     t = cp
     await open_game(t, ["ann", "ben"], target_prestige=8, reaction_minutes=180)
-    driver = Driver(t, random.Random(4))
-    while GAME.pending(await t.state()).decision != "react":
-        await driver.step()
-    game = GameRow.from_row(await t.game_row())
-    timer = await t.bot.db.fetchone(
-        "SELECT due_at, clock FROM timers WHERE game_id = ? AND kind = 'reminder'", (game.id,)
-    )
-    assert timer is not None and timer["clock"] == game.pending.clock.id
-    assert abs(timer["due_at"] - (game.step_opened_at + 90 * 60)) < 1e-6, "90 minutes into a window of 180"
+    game, due_at = await _window_reminder(t, Driver(t, random.Random(4)))
+    assert abs(due_at - (game.step_opened_at + 90 * 60)) < 1e-6, "90 minutes into a window of 180"
 
 
 def test_the_prompt_names_who_played_what_against_you() -> None:

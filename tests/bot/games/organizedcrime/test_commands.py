@@ -5,6 +5,7 @@ the panel's custom ids and layout, the board, the rules pages, help, and the adm
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from bot.games.organizedcrime.choices import legal
 from bot.games.organizedcrime.moves import context_of
@@ -66,14 +67,19 @@ async def test_declare_is_checked_whole_before_anything_is_sent(table: Table, mo
     assert sum(r.method == "PATCH" and r.path.endswith(f"/messages/{messages[0].id}") for r in t.fd.requests) == 1
 
 
-async def test_move_to_a_destination_plays_the_whole_path(table: Table, monkeypatch) -> None:
-    fixed_chance(monkeypatch, "move-to")
-    t = table
+async def _boss_rolled(t: Table, monkeypatch: Any, seed: str, direction: str) -> tuple[Any, str, str, int]:
+    """A two-player game whose active player declared his Boss `direction` and rolled (chance fixed by `seed`):
+    the members by seat, the active seat, its colour and the dice's total."""
+    fixed_chance(monkeypatch, seed)
     state, who, active = await two_player_turn(t)
-    me = colour(state, active)
-    await oc(t, who[active], "declare", piece="boss", direction="left", roll=True)
+    await oc(t, who[active], "declare", piece="boss", direction=direction, roll=True)
+    return who, active, colour(state, active), sum((await state_of(t))["ts"]["dice"])
+
+
+async def test_move_to_a_destination_plays_the_whole_path(table: Table, monkeypatch) -> None:
+    t = table
+    who, active, me, share = await _boss_rolled(t, monkeypatch, "move-to", "left")
     state = await state_of(t)
-    share = sum(state["ts"]["dice"])
     shares = await t.fd.autocomplete(who[active], t.chan, "organizedcrime move", focused="share", piece=f"{me}:0")
     assert [c["value"] for c in shares] == [share]
     found = await t.fd.autocomplete(who[active], t.chan, "organizedcrime move", focused="to", piece=f"{me}:0",
@@ -208,12 +214,8 @@ async def test_move_to_takes_a_space_by_its_unique_name(table: Table, monkeypatc
     # commands.md "Writing an action": a space is its board id or a name only it has (`Boston`); `to` too.
     from bot.games.organizedcrime.names import space_name
 
-    fixed_chance(monkeypatch, "move-name-2")
     t = table
-    state, who, active = await two_player_turn(t)
-    me = colour(state, active)
-    await oc(t, who[active], "declare", piece="boss", direction="right", roll=True)
-    share = sum((await state_of(t))["ts"]["dice"])
+    who, active, me, share = await _boss_rolled(t, monkeypatch, "move-name-2", "right")
     found = await t.fd.autocomplete(who[active], t.chan, "organizedcrime move", focused="to", piece=f"{me}:0",
                                     share=share)
     target = next(c["value"] for c in found if c["value"] == "o13")
