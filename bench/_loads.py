@@ -7,7 +7,9 @@ game at once (a game awaits one decider: a second move would be refused, not mea
 
 - one in flight: kinds in alternating blocks, the bot's CPU per interaction of each kind too;
 - paced: Poisson arrivals at `rate` interactions per second, kinds mixed (the game-night peak);
-- closed loop: `workers` interactions in flight at once, each followed at once by the next (the bot saturated).
+- closed loop: `workers` interactions in flight at once, each followed at once by the next (the bot saturated);
+  with one worker, one in flight with the kinds mixed: the floor is then measured while the bot sends and
+  draws what the moves before produced, as the moves are.
 
 Prints nothing; `report` prints the figures against the floor (`ping`).
 """

@@ -213,6 +213,8 @@ async def scenario(n_games: int, samples: int, rng_seed: int, rate: float = RATE
                       "included): " + ", ".join(f"{k} {ms(cpu[k])}" for k in LOADS))
                 if commits:
                     print(f"    commits meanwhile (fsync, the writer's thread): {summary(commits)}")
+                report("one interaction in flight, kinds mixed (the floor beside the moves' posts and pictures)",
+                       await closed_loop(drv.one, games, LOADS, samples, 1), NAMES)
                 if n_games > 1:
                     report(f"paced: {rate:.0f} interactions/s arriving at random (Poisson), kinds mixed",
                            await paced(drv.one, games, LOADS, samples, rate), NAMES)

@@ -196,6 +196,8 @@ async def scenario(n_games: int, samples: int, rng_seed: int, rate: float = RATE
                 if commits:
                     print(f"    commits meanwhile (fsync, the writer's thread; outbox marks included): "
                           f"{summary(commits)}")
+                report("one interaction in flight, kinds mixed (the floor beside the moves' posts and pictures)",
+                       await closed_loop(drv.one, games, KINDS, samples, 1), NAMES)
                 if n_games > 1:
                     report(f"paced: {rate:.0f} interactions/s arriving at random (Poisson), kinds mixed",
                            await paced(drv.one, games, KINDS, samples, rate), NAMES)

@@ -23,6 +23,7 @@ from .host.buttons import AnswerButton, HostButton
 from .host.delivery import Delivery
 from .host.pictures import Painter
 from .host.scheduler import Scheduler
+from .ratelimits import sweep_now_and_then
 from .shards import UNSHARDED, ShardPlan
 from .startup import log_ready, log_shard_ready
 from .storage import database_for
@@ -54,6 +55,7 @@ class GameBot(commands.Bot):
             help_command=None,
             **gateway,
         )
+        sweep_now_and_then(self.http)
         self.shard_plan = shards
         self.settings = settings or Settings()
         self.db = database_for(database)  # a SQLite path, or a postgresql:// URL shared with other processes

@@ -3,7 +3,8 @@
 Drawing a board is 15-30 ms of Pillow work, most of it holding the GIL; on a thread of the bot's own
 process it stalls the event loop's thread (and every interaction waiting on it) for that long, once per
 post with a picture. A pool of spawned processes draws them instead; the bytes are the same (a picture
-is a pure function of the game's public view).
+is a pure function of the game's public view). The workers run at a lower priority than the bot (`NICE`):
+on a machine of few cores, the answer to a move comes before the picture of the one before.
 
 The pool is one per bot process and shared by every client in it, started on first use (`warm` starts it
 ahead). A worker that dies (killed, out of memory) breaks the pool: the picture is drawn on a thread
@@ -31,6 +32,7 @@ log = logging.getLogger(__name__)
 Draw = Callable[[str, dict[str, Any]], "bytes | None"]
 
 WATCH_SECONDS = 0.5  # how often a worker looks whether the bot's process is still there
+NICE = 10  # a worker's priority below the bot's: a picture may wait, the answer to a move should not
 
 _pools: dict[int, ProcessPoolExecutor] = {}
 _pools_lock = threading.Lock()
@@ -40,9 +42,14 @@ def _ready() -> bool:
     return True
 
 
-def _follow(parent: int) -> None:
-    """In a worker: exit as soon as the bot's process is gone. A killed bot (SIGKILL, out of memory) runs
-    no clean-up, and its workers would otherwise live on, each holding its own copy of the games."""
+def _follow(parent: int, nice: int = NICE) -> None:
+    """In a worker: run below the bot's priority, and exit as soon as the bot's process is gone. A killed
+    bot (SIGKILL, out of memory) runs no clean-up, and its workers would otherwise live on, each holding
+    its own copy of the games."""
+    try:
+        os.nice(nice)
+    except OSError:  # not allowed here: the worker runs at the bot's priority
+        log.info("board picture worker could not lower its priority")
 
     def watch() -> None:
         while os.getppid() == parent:

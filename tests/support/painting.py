@@ -13,3 +13,8 @@ def whose(kind: str, view: dict[str, Any]) -> bytes:
 
 def dies(kind: str, view: dict[str, Any]) -> bytes:
     os._exit(3)  # a worker killed mid-picture (out of memory, a signal)
+
+
+def niceness(kind: str, view: dict[str, Any]) -> bytes:
+    """The drawing process's niceness (its scheduling priority: higher is lower)."""
+    return str(os.getpriority(os.PRIO_PROCESS, 0)).encode()

@@ -17,6 +17,7 @@ import pytest
 from bot import preflight
 from bot.config import Settings
 from bot.games import picture
+from bot.host import pictures
 from bot.host.delivery import Delivery
 from bot.host.pictures import Painter
 from tests.support import painting
@@ -46,6 +47,14 @@ async def test_the_drawing_is_done_in_another_process() -> None:
     pids = {int(d.split(b":")[0]) for d in drawn}
     assert os.getpid() not in pids
     assert all(d.endswith(b":k:['a', 'b']") for d in drawn)
+
+
+async def test_a_worker_runs_below_the_bots_priority() -> None:
+    # A picture may wait; the answer to a move, on the same cores, should not wait for a picture.
+    painter = Painter(painting.niceness, 1)
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    assert int(await painter.draw("k", {})) == min(19, ours + pictures.NICE)
+    assert pictures.NICE > 0
 
 
 async def test_a_dead_worker_fails_one_picture_and_the_next_one_starts_a_new_pool() -> None:
@@ -87,6 +96,7 @@ def test_the_number_of_picture_processes_is_a_setting(tmp_path: Path) -> None:
 
 KILLED_BOT = """
 import asyncio, os, signal
+from bot.host import pictures
 from bot.host.pictures import Painter
 from tests.support import painting
 
