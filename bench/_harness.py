@@ -369,6 +369,10 @@ async def _bot_main(conn: Any, db_path: str, base_url: str, gateway_url: str, us
     _time_commits(commit_times)
     answers: dict[int, float] = {}
     _time_answers(client, answers)
+    if os.environ.get("CC_BENCH_PHASES"):
+        import _phases
+
+        _phases.install(client)
     task = asyncio.create_task(client.start(TOKEN))
     await ready.wait()
     t_ready = time.perf_counter() - t0
@@ -392,6 +396,7 @@ async def _bot_main(conn: Any, db_path: str, base_url: str, gateway_url: str, us
                     "commit_times": commit_times[:],
                     "gc_pauses": GC_PAUSES[:],
                     "answers": dict(answers),
+                    "phases": _taken_phases(),
                 }
             )
             commit_times.clear()
@@ -424,6 +429,14 @@ def _time_gc() -> None:
             GC_PAUSES.append((info["generation"], time.perf_counter() - started[0]))
 
     gc.callbacks.append(callback)
+
+
+def _taken_phases() -> list[dict[str, float]]:
+    if not os.environ.get("CC_BENCH_PHASES"):
+        return []
+    import _phases
+
+    return _phases.take()
 
 
 def _time_answers(client: Any, out: dict[int, float]) -> None:

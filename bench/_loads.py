@@ -74,6 +74,7 @@ def _add(out: dict[str, list[float]], times: Times) -> None:
 
 
 BOT_SIDE: dict[int, float] = {}  # interaction id -> the bot's own side of its answer, during `sequential`
+PHASES_SEEN: list[dict[str, float]] = []  # each move's phases during `sequential` (CC_BENCH_PHASES=1)
 GC_SEEN: list[tuple[int, float]] = []  # the bot's collections (generation, seconds) during `sequential`
 
 
@@ -122,6 +123,7 @@ async def sequential(
             commits += after["commit_times"]
             GC_SEEN.extend(after["gc_pauses"])
             BOT_SIDE.update(after.get("answers") or {})
+            PHASES_SEEN.extend(after.get("phases") or [])
     return out, {k: cpu[k] / max(1, counts[k]) for k in kinds}, commits
 
 

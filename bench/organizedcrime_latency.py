@@ -9,11 +9,13 @@ random legal actions each). From the moment the fake queues INTERACTION_CREATE t
       step of a path, votes...), through host.play.submit, the step, its texts and the outbox,
   (c) autocomplete of the legal list (`path item` during a move, else `declare piece`).
 Loads (bench/_loads.py, as interaction_latency.py): one in flight; paced (RATE interactions/s, Poisson
-arrivals, kinds mixed); CONCURRENCY in flight at once in different games (closed loop). The bot
+arrivals, kinds mixed); CONCURRENCY in flight at once in different games (closed loop); and one in flight
+with the kinds mixed, the floor measured beside the posts and pictures of the moves before. The bot
 runs in a child process; the driver reads the games' states from the database file (read-only) to choose
 legal moves, outside the timed span. Prints figures; asserts nothing.
 
 Run: .venv/bin/python bench/organizedcrime_latency.py [--games 500] [--samples 400]
+(CC_BENCH_PHASES=1: also a move's own side by phase, bench/_phases.py)
 (or bench/interaction_latency.py --game organizedcrime)
 """
 
@@ -31,11 +33,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import _phases  # noqa: E402
 from _harness import BotProcess, Probe, Spot, build_world, caller, ms, quiet_driver_gc, summary  # noqa: E402
 from _loads import (  # noqa: E402
     BOT_SIDE,
     CONCURRENCY,
     GC_SEEN,
+    PHASES_SEEN,
     RATE,
     Games,
     bot_side_line,
@@ -183,6 +187,7 @@ async def scenario(n_games: int, samples: int, rng_seed: int, rate: float = RATE
                 drv.by_command.clear()
                 drv.ids.clear()
                 GC_SEEN.clear()
+                PHASES_SEEN.clear()
                 BOT_SIDE.clear()
                 res, cpu, commits = await sequential(drv.one, games, KINDS, samples, bot)
                 report("one interaction in flight", res, NAMES)
@@ -193,6 +198,8 @@ async def scenario(n_games: int, samples: int, rng_seed: int, rate: float = RATE
                       "included): " + ", ".join(f"{k} {ms(cpu[k])}" for k in KINDS))
                 print(f"    the bot's garbage collections meanwhile: {gc_line()}")
                 print(f"    the bot's own side (INTERACTION_CREATE parsed → callback sent): {bot_side_line(drv.ids)}")
+                if PHASES_SEEN:
+                    print(f"    a move's own side, by phase (CC_BENCH_PHASES=1): {_phases.line(PHASES_SEEN)}")
                 if commits:
                     print(f"    commits meanwhile (fsync, the writer's thread; outbox marks included): "
                           f"{summary(commits)}")
