@@ -702,6 +702,37 @@ def _candidates(view: Mapping[str, Any], private: Mapping[str, Any], seat: str, 
             if rng.random() < 0.1:
                 fs.append(pick(sorted(FORTUNE)))
             out.append({"kind": "job", "card": card, "block": b, "from": some_from(b), "fortunes": sorted(set(fs))})
+        # entries built from the seat's own gangsters on a block's streets, so that the late checks
+        # (count, time, presence, over-occupation) are reached
+        for b in blocks:
+            own = {s: view["city"]["streets"][s]["gangsters"].get(seat, 0) for s in city.block_streets(b)}
+            own = {s: n for s, n in own.items() if n}
+            if not own:
+                continue
+            for _ in range(2):
+                src = {s: rng.randint(1, n + (rng.random() < 0.1)) for s, n in own.items() if rng.random() < 0.8}
+                if not src:
+                    continue
+                any_cell = cell_id(*rng.choice(city.block_cells[b]))
+                out.append({"kind": "occupy", "block": any_cell, "from": src})
+                out.append({"kind": "takeover", "block": any_cell, "from": src})
+                for card in jobs_held:
+                    fs = sorted(f for f in fort_held if FORTUNE[f]["timing"] == "job" and rng.random() < 0.6)
+                    out.append({"kind": "job", "card": card, "block": any_cell, "from": src, "fortunes": fs})
+        for b, cs in city.block_cells.items():  # a large block named by both of its cells (malformed)
+            if len(cs) == 2:
+                out.append({"kind": "move", "from": cell_id(*cs[0]), "to": cell_id(*cs[1]), "count": 1})
+        for card in fort_held:  # every target a card could take
+            ek = FORTUNE[card]["effect"]["kind"]
+            if ek == "bomb":
+                for c in cells:
+                    out.append({"kind": "fortune", "card": card, "block": c})
+            elif ek == "hit":
+                for st in streets:
+                    out.append({"kind": "fortune", "card": card, "street": st})
+            elif ek == "recruit":
+                out.append({"kind": "fortune", "card": card, "to": "safe_house"})
+                out.append({"kind": "fortune", "card": card, "to": "hq", "target": seat})
         out.append({"kind": "abort", "card": pick(jobs_held) or "J01"})
         out.append({"kind": "abort", "card": pick(sorted(JOBS))})
         out += [{"kind": "invest"}, {"kind": "redraw"}, {"kind": "end"}]
@@ -727,7 +758,7 @@ def _candidates(view: Mapping[str, Any], private: Mapping[str, Any], seat: str, 
                 out.append({"kind": "explore", "tile": t, "block_side": b})
         out.append({"kind": "explore", "tile": None, "block_side": None})
     elif kind == "setup_hq":
-        for c in cells[:2] + near:
+        for c in cells[:2] + near + ["9,9", "-3,0"]:
             out.append({"kind": "place_hq", "cell": c})
     elif kind == "setup_tile":
         for t in list(view["revealed"]) + [pick(sorted(CITY_TILES))]:
@@ -818,7 +849,8 @@ def drive(seed: int, steps: int = 400, sample: float = 0.5) -> tuple[list[tuple[
         ref = GAME.check(state, seat, a)
         eng = None if ref is None else ref.code
         stats[what] = stats.get(what, 0) + 1
-        stats[f"code:{mine}"] = stats.get(f"code:{mine}", 0) + 1
+        key = f"{a.get('kind') if isinstance(a, dict) else '?'}:{mine}"
+        stats[key] = stats.get(key, 0) + 1
         if mine != eng:
             bad.append((what, seat, a, mine, eng, pub["pending"], pub["turn"]))
 
@@ -844,6 +876,8 @@ def drive(seed: int, steps: int = 400, sample: float = 0.5) -> tuple[list[tuple[
         r = rng.random()
         if r < 0.02 or not legal:
             move: dict[str, Any] = {"kind": "timeout"}
+        elif r < 0.12 and {"kind": "invest"} in legal:
+            move = {"kind": "invest"}  # hoard fortunes, so that their checks are reached with cards held
         elif r < 0.35:
             move = rng.choice(legal)
         else:
