@@ -821,9 +821,12 @@ def _mutate(a: Mapping[str, Any], rng: Any) -> dict[str, Any]:
     return b
 
 
-def drive(seed: int, steps: int = 400, sample: float = 0.5) -> tuple[list[tuple[Any, ...]], dict[str, int]]:
+def drive(
+    seed: int, steps: int = 400, sample: float = 0.5, explorer: bool = False
+) -> tuple[list[tuple[Any, ...]], dict[str, int]]:
     """Plays one seeded random game; returns the divergences (what, seat, action, mine, engine, context)
-    and counters of what was compared."""
+    and counters of what was compared. An `explorer` game walks onto frontiers and does no jobs, so that
+    the stack and the revealed row run out (R53c, R54, Q47)."""
     from random import Random
 
     from rules.contract import Action, SeededChance
@@ -836,6 +839,8 @@ def drive(seed: int, steps: int = 400, sample: float = 0.5) -> tuple[list[tuple[
     settings: dict[str, Any] = [
         {}, {"variant": "lucky_speed"}, {"timeout_time": "pass", "gangsters": 5}, {"variant": "deeper_strategy"}
     ][seed % 4]
+    if explorer:
+        settings = {"variant": "deeper_strategy", "target_prestige": 60}
     forfeit = settings.get("timeout_time", "forfeit") == "forfeit"
     chance = SeededChance(f"xcp-{seed}")
     state = GAME.setup(seats, settings, chance).state
@@ -862,6 +867,14 @@ def drive(seed: int, steps: int = 400, sample: float = 0.5) -> tuple[list[tuple[
         pub = GAME.view(state, None)
         priv = GAME.view(state, seat)["private"][seat]
         legal = legal_actions(GAME.content, state, seat)
+        for what, seen in (
+            ("state:explore_empty_row", pub["pending"]["kind"] == "explore" and not pub["revealed"]),
+            ("state:stack_empty", pub["stack"] == 0),
+            ("state:over_occupied", any(sum(b["gangsters"].values()) > 3 for b in pub["city"]["blocks"].values())),
+            ("state:react_own_turn", pub["pending"]["kind"] == "react" and pub["turn"]["player"] == seat),
+        ):
+            if seen:
+                stats[what] = stats.get(what, 0) + 1
         if rng.random() < sample:
             for a in legal if len(legal) <= 40 else rng.sample(legal, 40):
                 compare("legal", seat, a, pub, priv)
@@ -872,13 +885,29 @@ def drive(seed: int, steps: int = 400, sample: float = 0.5) -> tuple[list[tuple[
             other = rng.choice([s for s in seats if s != seat])
             for a in legal[:3]:
                 compare("wrong_seat", other, a, pub, priv)
+            for a in rng.sample(legal, min(3, len(legal))):  # a legal action also steps (R110's converse)
+                GAME.step(state, [Action(seat, a)], chance)
+                stats["stepped"] = stats.get("stepped", 0) + 1
+            if GAME.check(state, None, {"host": "end"}) is not None:
+                bad.append(("host end refused while the game runs", pub["pending"]))
         # choose: mostly the engine's own random policy, sometimes any legal action, rarely a timeout
         r = rng.random()
+        if explorer and legal and pub["pending"]["kind"] == "turn":
+            front = [
+                a for a in legal
+                if a["kind"] == "move" and pub["city"]["streets"].get(a["to"], {}).get("frontier")
+            ]
+            calm = [a for a in legal if a["kind"] in ("move", "recruit", "occupy")]
+            legal = front or calm or legal
+            r = max(r, 0.12)  # no timeouts, no investing
+        own_react = pub["pending"]["kind"] == "react" and pub["turn"] is not None and pub["turn"]["player"] == seat
+        if own_react and rng.random() < 0.5:
+            r = 0.0  # E4: a timeout at one's own reaction window answers only that window
         if r < 0.02 or not legal:
             move: dict[str, Any] = {"kind": "timeout"}
         elif r < 0.12 and {"kind": "invest"} in legal:
             move = {"kind": "invest"}  # hoard fortunes, so that their checks are reached with cards held
-        elif r < 0.35:
+        elif r < 0.35 or explorer:
             move = rng.choice(legal)
         else:
             move = GAME.random_move(state, seat, rng) or {"kind": "timeout"}
@@ -888,6 +917,17 @@ def drive(seed: int, steps: int = 400, sample: float = 0.5) -> tuple[list[tuple[
         after = GAME.view(state, None)
         tracker.see(after)
         _hours(before, after, pub, move, out.events, forfeit, bad, stats)
+        if own_react and move["kind"] == "timeout":
+            stats["e4"] = stats.get("e4", 0) + 1
+            if after["turn"] is None or after["turn"]["number"] != pub["turn"]["number"] or after["turn"]["timed_out"]:
+                bad.append(("E4: the turn did not go on after a timeout at the own react window", after["turn"]))
+    if GAME.pending(state) is None:  # after the end every action, the host's too, is refused game_over
+        pub = GAME.view(state, None)
+        for seat in seats:
+            compare("over", seat, {"kind": "end"}, pub, GAME.view(state, seat)["private"][seat])
+        ref = GAME.check(state, None, {"host": "end"})
+        if ref is None or ref.code != "game_over":
+            bad.append(("host end after the end", ref))
     return bad, stats
 
 
