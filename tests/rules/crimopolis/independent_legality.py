@@ -218,9 +218,7 @@ def loc_gangsters(view: Mapping[str, Any], loc: str) -> dict[str, int]:
     return dict(city["blocks"][loc]["gangsters"])
 
 
-def expected(
-    view: Mapping[str, Any], private: Mapping[str, Any], presence: set[str], seat: str, a: Any
-) -> str | None:
+def expected(view: Mapping[str, Any], private: Mapping[str, Any], presence: set[str], seat: str, a: Any) -> str | None:
     """The refusal code replay.md requires for `a` sent by `seat` (None: legal). `view` is the public view,
     `private` the seat's own private part (`jobs`, `fortunes`, `drawn`)."""
     if view["phase"] == "over":
@@ -605,7 +603,7 @@ class _Rules:
             return None
         placed = {x[0] for x in self.city.at.values()}
         offered = set(row)
-        for i, p in enumerate(self.v["players"]):
+        for p in self.v["players"]:
             sh = "sh_" + self.v["players"][p]["color"]
             if sh in placed:
                 continue
@@ -645,9 +643,7 @@ def _candidates(view: Mapping[str, Any], private: Mapping[str, Any], seat: str, 
     city = City(view["city"]["tiles"])
     streets = sorted(city.streets)
     cells = sorted(cell_id(*c) for c in city.at)
-    near = sorted(
-        {cell_id(c[0] + dx, c[1] + dy) for c in city.at for dx, dy in STEP.values()} - set(cells)
-    )
+    near = sorted({cell_id(c[0] + dx, c[1] + dy) for c in city.at for dx, dy in STEP.values()} - set(cells))
     ghost = [f"h:{rng.randint(-6, 6)},{rng.randint(-6, 6)}" for _ in range(3)]
     ghost = [g for g in ghost if g not in city.streets] + ["v:40,40"]
     mine = [loc for loc in streets if seat in view["city"]["streets"][loc]["gangsters"]]
@@ -719,7 +715,7 @@ def _candidates(view: Mapping[str, Any], private: Mapping[str, Any], seat: str, 
                 for card in jobs_held:
                     fs = sorted(f for f in fort_held if FORTUNE[f]["timing"] == "job" and rng.random() < 0.6)
                     out.append({"kind": "job", "card": card, "block": any_cell, "from": src, "fortunes": fs})
-        for b, cs in city.block_cells.items():  # a large block named by both of its cells (malformed)
+        for cs in city.block_cells.values():  # a large block named by both of its cells (malformed)
             if len(cs) == 2:
                 out.append({"kind": "move", "from": cell_id(*cs[0]), "to": cell_id(*cs[1]), "count": 1})
         for card in fort_held:  # every target a card could take
@@ -778,9 +774,18 @@ def _candidates(view: Mapping[str, Any], private: Mapping[str, Any], seat: str, 
         for d in list(view["players"][seat]["destinies"]) + ["N01", "F41"]:
             out.append({"kind": "destiny", "card": d})
     # another decision's answers: wrong_decision
-    out.append(pick([{"kind": "end"}, {"kind": "invest"}, {"kind": "keep", "card": "J01"},
-                     {"kind": "react", "card": None}, {"kind": "target", "player": seat},
-                     {"kind": "explore", "tile": None, "block_side": None}]))
+    out.append(
+        pick(
+            [
+                {"kind": "end"},
+                {"kind": "invest"},
+                {"kind": "keep", "card": "J01"},
+                {"kind": "react", "card": None},
+                {"kind": "target", "player": seat},
+                {"kind": "explore", "tile": None, "block_side": None},
+            ]
+        )
+    )
     out.append({"kind": "timeout"})
     return out
 
@@ -837,7 +842,10 @@ def drive(
     n = 2 + seed % 4
     seats = tuple(f"p{i}" for i in range(1, n + 1))
     settings: dict[str, Any] = [
-        {}, {"variant": "lucky_speed"}, {"timeout_time": "pass", "gangsters": 5}, {"variant": "deeper_strategy"}
+        {},
+        {"variant": "lucky_speed"},
+        {"timeout_time": "pass", "gangsters": 5},
+        {"variant": "deeper_strategy"},
     ][seed % 4]
     if explorer:
         settings = {"variant": "deeper_strategy", "target_prestige": 60}
@@ -875,7 +883,8 @@ def drive(
         ):
             if seen:
                 stats[what] = stats.get(what, 0) + 1
-        if rng.random() < sample:
+        rate = sample if not explorer or pub["stack"] == 0 else sample / 20  # explorers: the late game
+        if rng.random() < rate:
             for a in legal if len(legal) <= 40 else rng.sample(legal, 40):
                 compare("legal", seat, a, pub, priv)
             for a in _candidates(pub, priv, seat, rng):
@@ -894,8 +903,7 @@ def drive(
         r = rng.random()
         if explorer and legal and pub["pending"]["kind"] == "turn":
             front = [
-                a for a in legal
-                if a["kind"] == "move" and pub["city"]["streets"].get(a["to"], {}).get("frontier")
+                a for a in legal if a["kind"] == "move" and pub["city"]["streets"].get(a["to"], {}).get("frontier")
             ]
             calm = [a for a in legal if a["kind"] in ("move", "recruit", "occupy")]
             legal = front or calm or legal
