@@ -391,7 +391,8 @@ class _Rules:
         kind = a["kind"]
         if kind in ("end", "timeout"):
             return None
-        return getattr(self, "k_" + kind)(a)
+        code: str | None = getattr(self, "k_" + kind)(a)
+        return code
 
     def time(self, cost: int) -> str | None:
         return "time" if cost > self.hours else None
@@ -841,12 +842,13 @@ def drive(
     rng = Random(seed)
     n = 2 + seed % 4
     seats = tuple(f"p{i}" for i in range(1, n + 1))
-    settings: dict[str, Any] = [
+    choices: list[dict[str, Any]] = [
         {},
         {"variant": "lucky_speed"},
         {"timeout_time": "pass", "gangsters": 5},
         {"variant": "deeper_strategy"},
-    ][seed % 4]
+    ]
+    settings = dict(choices[seed % 4])
     if explorer:
         settings = {"variant": "deeper_strategy", "target_prestige": 60}
     forfeit = settings.get("timeout_time", "forfeit") == "forfeit"
@@ -918,7 +920,7 @@ def drive(
         elif r < 0.35 or explorer:
             move = rng.choice(legal)
         else:
-            move = GAME.random_move(state, seat, rng) or {"kind": "timeout"}
+            move = dict(GAME.random_move(state, seat, rng) or {"kind": "timeout"})
         before = pub["turn"]
         out = GAME.step(state, [Action(seat, move)], chance)
         state = out.state
@@ -952,9 +954,9 @@ def _cost(pub: Mapping[str, Any], a: Mapping[str, Any]) -> int:
     if kind == "job":
         fs = a.get("fortunes", [])
         dh = sum(FORTUNE[f]["effect"]["amount"] for f in fs if FORTUNE[f]["effect"]["kind"] == "job_hours")
-        return max(0, JOBS[a["card"]]["hours"] + dh)
+        return max(0, int(JOBS[a["card"]]["hours"]) + int(dh))
     if kind == "fortune" and FORTUNE[a["card"]]["effect"]["kind"] == "hours" and FORTUNE[a["card"]]["target"] == "self":
-        return -FORTUNE[a["card"]]["effect"]["amount"]
+        return -int(FORTUNE[a["card"]]["effect"]["amount"])
     return 0
 
 
