@@ -827,6 +827,43 @@ def _mutate(a: Mapping[str, Any], rng: Any) -> dict[str, Any]:
     return b
 
 
+def canonical(view: Mapping[str, Any], private: Mapping[str, Any], a: Mapping[str, Any]) -> dict[str, Any]:
+    """replay.md "Output of legal": the one form in which `legal` lists the choice `a` makes."""
+    city = City(view["city"]["tiles"])
+    b = dict(a)
+
+    def block_id(v: str) -> str:
+        return city.block_of.get(parse_cell(v), v) if CELL_RE.match(v) else v
+
+    def lowest(cards: Sequence[str]) -> list[str]:
+        # cards of one design are interchangeable: the lowest-id ones held stand for them
+        by: dict[str, list[str]] = {}
+        for c in cards:
+            by.setdefault(_design(c), []).append(c)
+        out = []
+        for d, cs in by.items():
+            held = sorted(f for f in private["fortunes"] if _design(f) == d)
+            out += held[: len(cs)]
+        return sorted(out)
+
+    kind = b["kind"]
+    if kind == "move":
+        b["from"], b["to"] = block_id(b["from"]), block_id(b["to"])
+    if kind in ("occupy", "takeover", "job") or (kind == "fortune" and "block" in b):
+        b["block"] = block_id(b["block"])
+    if kind == "job":
+        b["fortunes"] = lowest(b.get("fortunes", []))
+    if kind in ("setup_tile", "explore"):
+        b.setdefault("block_side", None)
+    if kind in ("fortune", "react") and b["card"] is not None:
+        b["card"] = lowest([b["card"]])[0]
+    return b
+
+
+def _design(card: str) -> str:
+    return str(FORTUNE[card]["design"])
+
+
 def drive(
     seed: int, steps: int = 400, sample: float = 0.5, explorer: bool = False
 ) -> tuple[list[tuple[Any, ...]], dict[str, int]]:
@@ -868,6 +905,11 @@ def drive(
         stats[key] = stats.get(key, 0) + 1
         if mine != eng:
             bad.append((what, seat, a, mine, eng, pub["pending"], pub["turn"]))
+        elif mine is None and what != "legal" and a["kind"] != "timeout":
+            # the converse of "every listed action passes": every legal choice is listed, once
+            stats["listed"] = stats.get("listed", 0) + 1
+            if json.dumps(canonical(pub, priv, a), sort_keys=True) not in listed:
+                bad.append(("not listed by legal", seat, a, canonical(pub, priv, a)))
 
     for _ in range(steps):
         pend = GAME.pending(state)
@@ -877,6 +919,7 @@ def drive(
         pub = GAME.view(state, None)
         priv = GAME.view(state, seat)["private"][seat]
         legal = legal_actions(GAME.content, state, seat)
+        listed = {json.dumps(a, sort_keys=True) for a in legal}
         for what, seen in (
             ("state:explore_empty_row", pub["pending"]["kind"] == "explore" and not pub["revealed"]),
             ("state:stack_empty", pub["stack"] == 0),
