@@ -937,7 +937,7 @@ def drive(
                 if rng.random() < 0.3:
                     compare("mutated", seat, _mutate(a, rng), pub, priv)
             other = rng.choice([s for s in seats if s != seat])
-            for a in legal[:3]:
+            for a in [*legal[:3], {"kind": "timeout"}]:
                 compare("wrong_seat", other, a, pub, priv)
             for a in rng.sample(legal, min(3, len(legal))):  # a legal action also steps (R110's converse)
                 GAME.step(state, [Action(seat, a)], chance)
@@ -1039,6 +1039,17 @@ def _hours(
     stats["hours:turn_start"] = stats.get("hours:turn_start", 0) + 1
     if budget != 7 + carry:
         bad.append(("budget", move, 7 + carry, budget, before))
+    # R40, R41 (house destinies are all negative `hours`): executed at once, in the order they were placed
+    new = starts[0].data["player"]
+    first = events.index(starts[0])
+    placed = [e.data["card"] for e in events[:first] if e.kind == "destiny_placed" and e.data["player"] == new]
+    lying = list(pub["players"][new]["destinies"]) + placed
+    done = [e.data["card"] for e in events[events.index(starts[0]) :] if e.kind == "destiny_executed"]
+    if lying:
+        key = "destinies:several" if len(lying) >= 2 else "destinies:one"
+        stats[key] = stats.get(key, 0) + 1
+    if done != lying:
+        bad.append(("destiny order", move, lying, done))
     h = budget
     for e in events[events.index(starts[0]) :]:
         if e.kind == "destiny_executed":
