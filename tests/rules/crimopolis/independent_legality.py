@@ -920,6 +920,9 @@ def drive(
         priv = GAME.view(state, seat)["private"][seat]
         legal = legal_actions(GAME.content, state, seat)
         listed = {json.dumps(a, sort_keys=True) for a in legal}
+        # R108, Q35: a decision other than `turn` and `react` waits only when it has two answers or more
+        if not legal or (pub["pending"]["kind"] not in ("turn", "react") and len(legal) < 2):
+            bad.append(("R108: a decision waits with fewer than two answers", pub["pending"], legal))
         for what, seen in (
             ("state:explore_empty_row", pub["pending"]["kind"] == "explore" and not pub["revealed"]),
             ("state:stack_empty", pub["stack"] == 0),
@@ -956,7 +959,7 @@ def drive(
         own_react = pub["pending"]["kind"] == "react" and pub["turn"] is not None and pub["turn"]["player"] == seat
         if own_react and rng.random() < 0.5:
             r = 0.0  # E4: a timeout at one's own reaction window answers only that window
-        if r < 0.02 or not legal:
+        if r < 0.02 or not legal or (pub["pending"]["kind"] != "turn" and r < 0.1):
             move: dict[str, Any] = {"kind": "timeout"}
         elif r < 0.12 and {"kind": "invest"} in legal:
             move = {"kind": "invest"}  # hoard fortunes, so that their checks are reached with cards held
@@ -970,6 +973,8 @@ def drive(
         after = GAME.view(state, None)
         tracker.see(after)
         _hours(before, after, pub, move, out.events, forfeit, bad, stats)
+        if move["kind"] == "timeout":
+            defaults(pub, priv, seat, out.events, bad, stats)
         if own_react and move["kind"] == "timeout":
             stats["e4"] = stats.get("e4", 0) + 1
             if after["turn"] is None or after["turn"]["number"] != pub["turn"]["number"] or after["turn"]["timed_out"]:
@@ -1059,3 +1064,70 @@ def _hours(
                 h = max(0, h + d["effect"]["amount"])  # R34, each in turn (E7)
     if now["hours"] != h:
         bad.append(("destinies", move, h, now["hours"], before))
+
+
+def defaults(
+    pub: Mapping[str, Any],
+    priv: Mapping[str, Any],
+    seat: str,
+    events: Sequence[Any],
+    bad: list[tuple[Any, ...]],
+    stats: dict[str, int],
+) -> None:
+    """R109: what a `timeout` answers the pending decision with, read from the events it caused."""
+    kind = pub["pending"]["kind"]
+    city = City(pub["city"]["tiles"])
+    order = list(pub["players"])
+    placed = [e.data for e in events if e.kind == "tile_placed"]
+    got: Any
+    if kind == "explore":
+        cell = parse_cell(pub["pending"]["cell"])
+        want: Any = None
+        for t in pub["revealed"]:
+            sides = [b for b in city.orientations(t) if city.fits(cell, t, b)]
+            if sides:
+                want = (t, sides[0])
+                break
+        got = (placed[0]["tile"], placed[0]["block_side"]) if placed else None
+    elif kind == "setup_hq":
+        cells = sorted(
+            {(c[0] + dx, c[1] + dy) for c in city.at for dx, dy in STEP.values()} - set(city.at),
+            key=lambda c: (c[1], c[0]),
+        )
+        want = next(cell_id(*c) for c in cells if city.fits(c, "hq_" + pub["players"][seat]["color"], None))
+        got = placed[0]["cell"] if placed else None
+    elif kind == "setup_tile":
+        hq = city.block_cells[
+            next(
+                b
+                for b in city.block_cells
+                if city.at[city.block_cells[b][0]][0] == "hq_" + pub["players"][seat]["color"]
+            )
+        ][0]
+        want = None
+        for t in pub["revealed"]:
+            for side in SIDES:
+                c = (hq[0] + STEP[side][0], hq[1] + STEP[side][1])
+                sides = [b for b in city.orientations(t) if city.fits(c, t, b)]
+                if sides:
+                    want = (t, cell_id(*c), sides[0])
+                    break
+            if want:
+                break
+        got = (placed[0]["tile"], placed[0]["cell"], placed[0]["block_side"]) if placed else None
+    elif kind == "keep":
+        want = priv["drawn"][0]
+        got = next((e.data["card"] for e in events if e.kind == "kept"), None)
+    elif kind == "target":
+        active = pub["turn"]["player"]
+        i = order.index(active)
+        want = order[(i + 1) % len(order)]
+        got = next((e.data["target"] for e in events if e.kind == "target_chosen"), None)
+    elif kind == "react":
+        want = None
+        got = next((e.data["card"] for e in events if e.kind == "reaction"), "no reaction event")
+    else:
+        return
+    stats[f"default:{kind}"] = stats.get(f"default:{kind}", 0) + 1
+    if got != want:
+        bad.append(("R109 default", kind, want, got, pub["pending"]))
