@@ -1131,3 +1131,55 @@ def defaults(
     stats[f"default:{kind}"] = stats.get(f"default:{kind}", 0) + 1
     if got != want:
         bad.append(("R109 default", kind, want, got, pub["pending"]))
+
+
+# ---- the spec's own scenarios: corners random play seldom reaches (capacity, over-occupation, destinies) ---
+
+
+def examples(rng: Any) -> tuple[list[tuple[Any, ...]], dict[str, int]]:
+    """For every file in spec/crimopolis/examples and every state it passes through: candidate actions
+    appended as the next step of the file and replayed; the refusal `replay` prints must be the code this
+    reading requires. Candidates a file cannot hold (format errors, replay.md "Edge cases") are skipped."""
+    from rules.contract import FormatError, ParseError
+    from rules.crimopolis.game import GAME
+
+    bad: list[tuple[Any, ...]] = []
+    stats: dict[str, int] = {}
+    folder = SPEC.parent / "examples"
+    if not folder.is_dir():
+        folder = Path(__file__).resolve().parent / "golden"
+    files = sorted(folder.glob("*.replay.json"))
+    stats["files"] = len(files)
+    for path in files:
+        doc = json.loads(path.read_text())
+        out = GAME.replay(doc)
+        states = [out["initial"]["state"]] + [s["state"] for s in out["steps"]]
+        tracker = Tracker()
+        for k, st in enumerate(states):
+            tracker.see(st)
+            if st["pending"] is None:
+                continue
+            seat = st["pending"]["player"]
+            pub = {key: v for key, v in st.items() if key != "private"}
+            priv = st["private"][seat]
+            cands: list[tuple[str, Any]] = [(seat, a) for a in _candidates(pub, priv, seat, rng)]
+            cands += [(seat, _mutate(a, rng)) for _, a in cands if rng.random() < 0.2]
+            if k < len(doc["steps"]) and "player" in doc["steps"][k]:
+                cands.append((doc["steps"][k]["player"], doc["steps"][k]["action"]))
+            other = next(p for p in st["players"] if p != seat)
+            cands += [(other, {"kind": "end"}), (other, {"kind": "timeout"})]
+            for who, a in cands:
+                trial = dict(doc, steps=[*doc["steps"][:k], {"player": who, "action": a}])
+                try:
+                    res = GAME.replay(trial)
+                except (FormatError, ParseError):
+                    stats["format"] = stats.get("format", 0) + 1
+                    continue
+                refused = res["steps"][-1]["refused"]
+                eng = None if refused is None else refused["code"]
+                mine = expected(pub, st["private"][who], tracker.cells, who, a)
+                key = f"{a.get('kind')}:{mine}"
+                stats[key] = stats.get(key, 0) + 1
+                if mine != eng:
+                    bad.append((path.name, k, who, a, mine, eng))
+    return bad, stats

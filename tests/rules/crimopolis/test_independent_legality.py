@@ -5,9 +5,11 @@ hours follow the 7-hour budget's accounting (R31-R38)."""
 
 from __future__ import annotations
 
+from random import Random
+
 import pytest
 
-from tests.rules.crimopolis.independent_legality import drive
+from tests.rules.crimopolis.independent_legality import drive, examples
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -25,3 +27,11 @@ def test_refusals_match_once_the_tile_stack_is_empty() -> None:
     bad, stats = drive(2, steps=1000, sample=0.05, explorer=True)
     assert bad == [], bad[:5]
     assert stats["state:stack_empty"] > 100 and stats["candidate"] > 500
+
+
+def test_refusals_match_at_every_state_of_the_spec_scenarios() -> None:
+    # the worked examples and scenarios reach corners random play seldom does (a full Headquarters,
+    # over-occupation, two destinies, a bombed Headquarters); each of their states is probed
+    bad, stats = examples(Random(0))
+    assert bad == [], bad[:5]
+    assert stats["files"] >= 30 and stats["recruit:capacity"] > 0 and stats["job:count"] > 0
