@@ -975,6 +975,8 @@ def drive(
         _hours(before, after, pub, move, out.events, forfeit, bad, stats)
         if move["kind"] == "timeout":
             defaults(pub, priv, seat, out.events, bad, stats)
+        if move["kind"] == "move" and after["pending"] is not None:
+            explore_after_move(pub, after, move, out.events, bad, stats)
         if own_react and move["kind"] == "timeout":
             stats["e4"] = stats.get("e4", 0) + 1
             if after["turn"] is None or after["turn"]["number"] != pub["turn"]["number"] or after["turn"]["timed_out"]:
@@ -1183,3 +1185,49 @@ def examples(rng: Any) -> tuple[list[tuple[Any, ...]], dict[str, int]]:
                 if mine != eng:
                     bad.append((path.name, k, who, a, mine, eng))
     return bad, stats
+
+
+def explore_after_move(
+    pub: Mapping[str, Any],
+    after: Mapping[str, Any],
+    move: Mapping[str, Any],
+    events: Sequence[Any],
+    bad: list[tuple[Any, ...]],
+    stats: dict[str, int],
+) -> None:
+    """R50-R55, R108: after a move, an exploration happens exactly when survivors stand on a frontier; it
+    fails when nothing may be placed, is answered at once when there is one answer, else waits."""
+    city = City(pub["city"]["tiles"])
+    seat = pub["turn"]["player"]
+    to = city.block_of.get(parse_cell(move["to"]), move["to"]) if CELL_RE.match(move["to"]) else move["to"]
+    if to not in city.streets:
+        return
+    held = pub["city"]["streets"][to]["gangsters"]
+    d = sum(n for p, n in held.items() if p != seat)
+    survivors = move["count"] - min(move["count"], d)  # R51
+    placed_tiles = {t for t, _ in city.at.values()}
+    answers: list[Any] = []
+    if survivors and city.streets[to]:
+        cell = city.frontier_cell(to)
+        row = pub["revealed"]
+        answers = [(t, b) for t in row for b in city.orientations(t) if city.fits(cell, t, b)]
+        plain = bool(answers)
+        for p, me in pub["players"].items():
+            sh = "sh_" + me["color"]
+            if sh not in placed_tiles and (p == seat or not row) and city.fits(cell, sh, None):
+                answers.append((sh, None))
+        if answers and not plain:
+            answers.append(None)  # R53(d): nothing, only when no revealed tile fits
+    kinds = [e.kind for e in events]
+    stats[f"explore_trigger:{min(len(answers), 2)}"] = stats.get(f"explore_trigger:{min(len(answers), 2)}", 0) + 1
+    if not survivors or not city.streets[to]:
+        ok = "tile_placed" not in kinds and "explore_failed" not in kinds and after["pending"]["kind"] != "explore"
+    elif not answers:
+        ok = "explore_failed" in kinds and after["pending"]["kind"] == "turn"
+    elif len(answers) == 1:
+        ok = after["pending"]["kind"] != "explore" and ("tile_placed" in kinds or "explore_failed" in kinds)
+    else:
+        p = after["pending"]
+        ok = p["kind"] == "explore" and p["street"] == to and p["cell"] == cell_id(*city.frontier_cell(to))
+    if not ok:
+        bad.append(("explore trigger", move, len(answers), kinds, after["pending"]))
