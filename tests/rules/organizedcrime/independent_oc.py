@@ -410,8 +410,104 @@ class Checker:
         for p, pl in after["players"].items():
             if pl["alive"]:
                 expect(pl["limits"] == limits[p], "R93 vote-limit cards", p, pl["limits"], limits[p])
+        self.check_flow(before, by, move, events, after)
         self.check_view(after, hands_after)
         self.check_pending(after, pending_after)
+
+    def check_flow(self, before: dict[str, Any], by: str | None, move: dict[str, Any], events: list[dict[str, Any]],
+                   after: dict[str, Any]) -> None:
+        kinds = [e["kind"] for e in events]
+        phase = before["phase"]
+        mt = before["meeting"]
+        timeout = by is None and move.get("act") == "timeout"
+        if timeout:
+            expect(kinds[:1] == ["timed_out"], "replay.md timeout emits timed_out first", kinds)
+        # R18 / E40: turns_taken grows by one at the end of a turn of a member.
+        for p, pl in after["players"].items():
+            ended = [e for e in events if e["kind"] == "turn_ended" and e["player"] == p]
+            gone = any(e["kind"] == "eliminated" and e["player"] == p for e in events)
+            if pl["alive"] or not gone:
+                expect(pl["turns_taken"] == before["players"][p]["turns_taken"] + len(ended), "R18 turns_taken", p)
+        if phase == "vote" and timeout and GAME_OPTIONS.get("ballots") == "sealed":
+            # E19: each missing member, in seat order: public ballot_sealed {default}, then private ballot abstain.
+            missing = [p for p in before["players"] if p in mt["order"] and p not in mt["voted"]]
+            want: list[tuple[str, str, Any]] = []
+            for p in missing:
+                want += [("ballot_sealed", "public", p), ("ballot", [p], p)]
+            got = [(e["kind"], e["audience"], e["player"]) for e in events if e["kind"] in ("ballot_sealed", "ballot")]
+            expect(got == want, "E19 sealed-vote timeout events", got, want)
+            expect(all(e.get("default") is True for e in events if e["kind"] in ("ballot_sealed", "ballot")),
+                   "E19 default true", events)
+            expect(kinds[1 + 2 * len(missing):3 + 2 * len(missing)] == ["ballots_revealed", "vote_result"],
+                   "E19 then the reveal and the result", kinds)
+            self.seen("sealed_timeout")
+        if phase == "penalty_window":
+            # R85/R86: answers; once all are in, the meetings in the order of each caller's first rub-out.
+            answers = {o["player"]: o["answer"] for o in before["window"]["offended"]}
+            if timeout:
+                declined = [e["player"] for e in events if e["kind"] == "penalty_declined"]
+                expect(declined == [p for p, a in answers.items() if a == "undecided"] and all(
+                    e["default"] for e in events if e["kind"] == "penalty_declined"), "R85 silence declines", events)
+                answers = {p: "declined" if a == "undecided" else a for p, a in answers.items()}
+            elif move.get("act") in ("penalty", "no_penalty"):
+                answers[by] = "called" if move["act"] == "penalty" else "declined"
+            if all(a != "undecided" for a in answers.values()):
+                callers = [p for p, a in answers.items() if a == "called"]
+                called = [e["caller"] for e in events if e["kind"] == "meeting_called"]
+                if callers:
+                    expect(called[:1] == callers[:1] and after["queue"] == callers[1:], "R86 meetings in rub-out order",
+                           called, after["queue"], callers)
+                    self.seen("queue" if len(callers) > 1 else "one_caller")
+                else:
+                    expect(not called, "R85 no call, no meeting", events)
+        if "meeting_closed" in kinds and mt is not None and mt["type"] == "penalty":
+            offender = mt["issue"]["offender"]
+            out = any(e["kind"] == "eliminated" and e["player"] == offender for e in events) or not before[
+                "players"][offender]["alive"]
+            cancelled = [e["caller"] for e in events if e["kind"] == "penalty_cancelled"]
+            called = [e["caller"] for e in events if e["kind"] == "meeting_called"]
+            if out:
+                expect(cancelled == before["queue"] and not called, "R91/Q27 later penalty meetings cancelled",
+                       cancelled, before["queue"])
+                if cancelled:
+                    self.seen("penalty_cancelled")
+            else:
+                expect(not cancelled and called[:1] == before["queue"][:1], "R86 the next penalty meeting", called,
+                       before["queue"])
+        if by is not None and move.get("act") in ("meeting", "acquire") and kinds[:1] in (["meeting_called"],
+                                                                                        ["acquired"]):
+            # R69: one acquire or one meeting per opportunity, whatever the vote.
+            mine = [o for o in before["turn_state"]["opportunities"] if o["piece"] == move["piece"] and not o["used"]]
+            now = [o for o in after["turn_state"]["opportunities"] if o["piece"] == move["piece"] and not o["used"]]
+            expect(len(now) == len(mine) - 1, "R69 the opportunity is used", mine, now)
+        if phase == "bargain" and timeout:
+            expect(kinds[1:2] == ["vote_called"], "R122 a bargaining timeout calls the vote", kinds)
+        if phase == "vote" and timeout and GAME_OPTIONS.get("ballots") != "sealed":
+            nxt = mt["order"][len(mt["voted"])]
+            b = events[1]
+            expect(b["kind"] == "ballot" and b["player"] == nxt and b["side"] == "abstain" and b["votes"] == 0
+                   and b["default"] is True, "R122 a missed open ballot abstains", b, nxt)
+        if phase == "session" and (timeout or move.get("act") == "adjourn"):
+            want = (["placement_lapsed"] if mt["marker_pending"] else []) + ["meeting_closed"]
+            got = [k for k in kinds if k in ("placement_lapsed", "meeting_closed")]
+            expect(got == want, "R74/Q34 the session ends; an unplaced Marker lapses", got, want)
+            if mt["marker_pending"]:
+                self.seen("placement_lapsed")
+        if phase == "session" and move.get("act") == "place":
+            issue = mt["issue"]
+            expect(kinds[:1] == ["acquired"] and events[0]["target"] == issue["target"], "R74 place", kinds)
+            self.seen("placed_in_session")
+        over = [e for e in events if e["kind"] == "game_over"]
+        if over and over[0]["reason"] == "round_cap":
+            # R127: the turn that ended was the last of round `round_cap`, and the next would begin a new round.
+            cap = GAME_OPTIONS["round_cap"]
+            seats = list(after["players"])
+            prev = after["active"]
+            nxt = left_of(after, prev)
+            first = seats.index(after["first"])
+            new_round = (seats.index(nxt) - first) % len(seats) <= (seats.index(prev) - first) % len(seats)
+            expect(after["round"] == cap and new_round, "R127 the cap ends the game when round cap + 1 would begin",
+                   after["round"], cap, prev, nxt)
 
     # ---- cards ----
 
@@ -674,8 +770,9 @@ def expected_code(view: dict[str, Any], hand: dict[str, list[str]], seat: str, m
             return "not_yours"
     if act in ("call_vote", "adjourn") and seat != mt["caller"]:
         return "not_yours"
-    if act == "place" and (seat != mt["caller"] or mt["type"] != "acquisition"):
-        return "not_yours"
+    if act == "place" and seat != mt["caller"]:
+        return "not_yours"  # E18: in a penalty meeting too, another player's `place` is not_yours
+
     if act in ("penalty", "no_penalty"):
         mine = [o for o in view["window"]["offended"] if o["player"] == seat]
         if not mine:
@@ -800,10 +897,19 @@ def _extra_move(view: dict[str, Any], hands: dict[str, dict[str, list[str]]], se
     ts = view["turn_state"]
     phase = view["phase"]
     if phase == "turn" and seat == view["active"]:
+        if view["players"][seat]["money"] >= RULES["power_price"] and rng.random() < 0.3:
+            return {"act": "buy_power"}
         for o in ts["opportunities"]:
             if not o["used"]:
                 target = o["city"] if o["type"] == "city" else rng.choice(sorted(CIRCLES[o["type"]]))
                 return {"act": "meeting", "piece": o["piece"], "target": target}
+    if phase == "penalty_window" and rng.random() < 0.8:
+        return {"act": "penalty"}
+    if phase == "vote" and view["meeting"]["type"] == "penalty" and rng.random() < 0.7:
+        return {"act": "vote", "side": "for", "votes": view["meeting"]["entitlements"][seat]}
+    if phase == "turn" and seat == view["active"] and view["players"][seat]["hitmen_bought"] < 6:
+        if view["players"][seat]["money"] >= 40000 and view["turn_state"]["dice"] is None:
+            return {"act": "buy_hitmen", "count": 3}
     if phase in ("bargain", "session"):
         pl = view["players"][seat]
         others = [p for p in members(view) if p != seat]
@@ -817,7 +923,7 @@ def _extra_move(view: dict[str, Any], hands: dict[str, dict[str, list[str]]], se
 
 
 def play(seed: int, players: int, settings: dict[str, Any], max_steps: int = 3000, probe_rate: float = 0.3,
-         timeout_rate: float = 0.04) -> Checker:
+         timeout_rate: float = 0.04, end_rate: float = 0.0) -> Checker:
     """One seeded random legal game, every step cross-checked."""
     rng = Random(seed)
     seats = [f"p{i}" for i in range(1, players + 1)]
@@ -846,7 +952,9 @@ def play(seed: int, players: int, settings: dict[str, Any], max_steps: int = 300
                 expect(code == want, "replay.md refusals / check order", seat, mv, code, want, view["phase"])
                 checker.seen("probe")
         action = None
-        if rng.random() < timeout_rate:
+        if rng.random() < end_rate:
+            action = Action(None, {"host": "end"})
+        elif rng.random() < timeout_rate:
             action = Action(None, {"act": "timeout"})
         else:
             seats_now = [*pending.awaited, *pending.optional]
@@ -857,6 +965,10 @@ def play(seed: int, players: int, settings: dict[str, Any], max_steps: int = 300
                     mv = None
                 if mv is None:
                     mv = GAME.random_move(state, seat, rng)
+                    # Boss attacks end most games early; keep a few so that games last (decks reshuffle).
+                    while (mv is not None and mv.get("act") == "declare" and mv.get("attack")
+                           and number(mv["piece"]) == 0 and rng.random() < 0.9):
+                        mv = GAME.random_move(state, seat, rng)
                 if mv is not None:
                     action = Action(seat, dict(mv))
                     break
