@@ -249,6 +249,7 @@ class Checker:
         active = before["active"]
         removed_expected: list[str] = []
         cur_income = None if ts is None else ts["income_value"]
+        cur_turn = before["turn"]
         game_over = False
         if before["phase"] == "penalty_choice" and by is not None:
             removed_expected = sorted(move["pieces"], key=lambda q: (number(q)))  # Q45 canonical order
@@ -308,6 +309,11 @@ class Checker:
                 d = CARDS[card]["deck"]
                 hand[e["from"]][d].remove(card)
                 hand[e["to"]][d].append(card)
+                seats = list(before["players"])
+                expect(e["audience"] == sorted([e["from"], e["to"]], key=seats.index), "R83 a card gift is private",
+                       e)
+                expect(events[i - 1]["kind"] == "gave" and events[i - 1]["deck"] == d, "R83 public: which deck",
+                       events[i - 1])
                 self.seen("gave_card")
             elif k == "shuffled":
                 d = e["deck"]
@@ -372,6 +378,9 @@ class Checker:
                 hand[x] = {"power": [], "official": []}
                 limits[x] = []
                 ledger.eliminate(x, e["cause"], e["by"], e)
+                rec = after["players"][x]["eliminated"]
+                expect(rec == {"turn": cur_turn, "cause": e["cause"], "by": e["by"]},
+                       "E42 the elimination record", rec, cur_turn)
                 self.eliminated.append(x)
                 self.seen(f"eliminated_{e['cause']}")
             elif k == "vote_called":
@@ -390,6 +399,7 @@ class Checker:
                 self.check_turn_began(before, after, events, i, e)
                 cur_income = e["income"]
                 active = e["player"]
+                cur_turn = e["turn"]
             elif k == "penalty_window":
                 self.check_window(before, after, events, i, e)
             elif k == "game_over":
@@ -652,6 +662,7 @@ class Checker:
         alive = not any(x["kind"] == "eliminated" and x["player"] == p for x in events[:i]) and before["players"][p][
             "alive"]
         if not alive:
+            expect("penalty_window" not in [x["kind"] for x in events[i:]], "R110/E40 no window", events[i:])
             return  # E40: ages nothing
         # R18 / R93: each vote-limit card loses one turn; at 0 it is discarded (limit_expired).
         expired = []
@@ -660,8 +671,17 @@ class Checker:
             if lim["turns_left"] == 0:
                 expired.append(lim["card"])
         limits[p] = [x for x in limits[p] if x["turns_left"] > 0]
-        got = [x["card"] for x in events[i + 1:] if x["kind"] == "limit_expired" and x["player"] == p]
-        expect(got == expired, "R93 vote-limit cards expire at the end of the holder's turn", got, expired)
+        got = [x["card"] for x in events[i + 1:i + 1 + len(expired)] if x["kind"] == "limit_expired" and
+               x["player"] == p]
+        expect(got == expired, "R93/replay.md vote-limit cards expire right after turn_ended", got, expired)
+        members_now = {q for q, pl in before["players"].items() if pl["alive"]}
+        for x in events[:i]:
+            if x["kind"] == "eliminated":
+                members_now.discard(x["player"])
+        offended = {r["owner"] for r in before["turn_state"]["rubouts"] if r["owner"] in members_now}
+        nxt = events[i + 1 + len(expired)]["kind"] if i + 1 + len(expired) < len(events) else None
+        expect((nxt == "penalty_window") == bool(offended), "R84 the window opens iff a member was offended", nxt,
+               offended)
 
     def check_window(self, before: dict[str, Any], after: dict[str, Any], events: list[dict[str, Any]], i: int,
                      e: dict[str, Any]) -> None:
@@ -760,12 +780,14 @@ def expected_code(view: dict[str, Any], hand: dict[str, list[str]], seat: str, m
     accepted = {"income": ("turn", "bargain", "session"), "cash": ("turn", "bargain", "session"),
                 "give": ("bargain", "session"), "call_vote": ("bargain",), "vote": ("vote",), "place": ("session",),
                 "adjourn": ("session",), "acquire": ("turn",), "meeting": ("turn",),
-                "penalty": ("penalty_window",), "no_penalty": ("penalty_window",)}[act]
+                "penalty": ("penalty_window",), "no_penalty": ("penalty_window",), "buy_power": ("turn",),
+                "buy_official": ("turn",), "buy_hitmen": ("turn",)}[act]
     if phase not in accepted:
         return "wrong_phase"
     if act == "income" and phase != "turn" and mt["type"] == "penalty":
         return "wrong_phase"
-    if act in ("income", "acquire", "meeting") or (act == "cash" and phase == "turn"):
+    if act in ("income", "acquire", "meeting", "buy_power", "buy_official", "buy_hitmen") or (
+            act == "cash" and phase == "turn"):
         if seat != view["active"]:
             return "not_yours"
     if act in ("call_vote", "adjourn") and seat != mt["caller"]:
@@ -790,6 +812,25 @@ def expected_code(view: dict[str, Any], hand: dict[str, list[str]], seat: str, m
         if move["side"] != "abstain" and move["votes"] > mt["entitlements"][seat]:
             return "votes"
         return None
+    if act == "buy_hitmen":
+        if pl["men_left"] < move["count"]:
+            return "no_men"
+        return "funds" if pl["money"] < RULES["man_price"] * move["count"] else None
+    if act == "buy_power":
+        if pl["money"] < RULES["power_price"]:
+            return "funds"
+        deck = view["decks"]["power"]
+        return "deck_empty" if deck["facedown"] == 0 and not deck["discard"] else None  # R116
+    if act == "buy_official":
+        card = move["card"]
+        if card not in hand["official"]:
+            return "no_card"
+        office = CARDS[card]["office"]
+        if view["free"]["officials"][office] == 0:
+            return "taken"
+        if pl["men_left"] < 1:
+            return "no_men"
+        return "funds" if pl["money"] < CARDS[card]["price"] + RULES["man_price"] else None
     if act == "income":
         if ts["income_collected"]:
             return "already"
@@ -869,6 +910,9 @@ def probes(view: dict[str, Any], hands: dict[str, dict[str, list[str]]], rng: Ra
         if h["power"] + h["official"]:
             cands.append({"act": "give", "to": other, "card": rng.choice(h["power"] + h["official"])})
         cands.append({"act": "cash", "card": rng.choice(h["power"] or sorted(CARDS)[:24])})
+        cands.append({"act": "buy_power"})
+        cands.append({"act": "buy_hitmen", "count": rng.choice([1, 2, 5, 15, 20])})
+        cands.append({"act": "buy_official", "card": rng.choice(h["official"] or sorted(CARDS)[24:39])})
         if ts is not None:
             for o in ts["opportunities"]:
                 cands.append({"act": "acquire", "piece": o["piece"]})
