@@ -253,6 +253,7 @@ class Checker:
         game_over = False
         if before["phase"] == "penalty_choice" and by is not None:
             removed_expected = sorted(move["pieces"], key=lambda q: (number(q)))  # Q45 canonical order
+            self.seen("penalty_choice_made")
         elif before["phase"] == "penalty_choice":
             hitmen = sorted((q for q in before["players"][active]["pieces"] if number(q) > 0), key=number)
             removed_expected = hitmen[-mt["choose"]:]  # R89 default: the highest numbers
@@ -406,6 +407,10 @@ class Checker:
                 game_over = True
                 self.check_result(after, result, e)
         expect(money_events == ledger.events, "B.5/E1/E2 money events and their order", money_events, ledger.events)
+        for k, _ in money_events:
+            self.seen(k)
+        if [k for k, _ in money_events][:3] == ["paid", "debt", "debt_paid"]:
+            self.seen("E1_payback")
         for p, pl in after["players"].items():
             expect(pl["money"] == ledger.money[p], "B.5 money after the step", p, pl["money"], ledger.money[p], kinds)
         expect(after["debts"] == ledger.debts, "R96-R98 debt list", after["debts"], ledger.debts)
@@ -421,6 +426,7 @@ class Checker:
             if pl["alive"]:
                 expect(pl["limits"] == limits[p], "R93 vote-limit cards", p, pl["limits"], limits[p])
         self.check_flow(before, by, move, events, after)
+        self.check_meeting_view(before, events, after)
         self.check_view(after, hands_after)
         self.check_pending(after, pending_after)
 
@@ -518,6 +524,37 @@ class Checker:
             new_round = (seats.index(nxt) - first) % len(seats) <= (seats.index(prev) - first) % len(seats)
             expect(after["round"] == cap and new_round, "R127 the cap ends the game when round cap + 1 would begin",
                    after["round"], cap, prev, nxt)
+
+    def check_meeting_view(self, before: dict[str, Any], events: list[dict[str, Any]], after: dict[str, Any]) -> None:
+        """replay.md `state.meeting` (E14): ballots, result, marker_pending, card, choose."""
+        mt = after["meeting"]
+        if mt is None:
+            return
+        kinds = [e["kind"] for e in events]
+        sealed = GAME_OPTIONS.get("ballots") == "sealed"
+        if mt["phase"] in ("vote", "session", "penalty_choice") and mt["order"] is not None:
+            if sealed and mt["phase"] == "vote":
+                expect(mt["ballots"] == [], "R121 sealed ballots hidden until the reveal", mt)
+            else:
+                expect(mt["ballots"] == self.ballots, "E14 meeting.ballots", mt["ballots"], self.ballots)
+        if "vote_result" in kinds:
+            r = next(e for e in events if e["kind"] == "vote_result")
+            if after["meeting"]["id"] == r["meeting"]:
+                expect(mt["result"] == {"for": r["for"], "against": r["against"], "carried": r["carried"]},
+                       "replay.md meeting.result", mt)
+                placed = "acquired" in kinds[kinds.index("vote_result"):]
+                expect(mt["marker_pending"] == (mt["type"] == "acquisition" and r["carried"] and not placed),
+                       "R74 marker_pending", mt)
+        if mt["phase"] == "penalty_choice":
+            card = CARDS[mt["card"]]
+            expect(card["kind"] == "remove_hitmen" and mt["choose"] == card["count"], "R89 choose k", mt)
+            hitmen = [q for q in after["players"][mt["issue"]["offender"]]["pieces"] if number(q) > 0]
+            expect(len(hitmen) > card["count"], "R89 a choice only with more than k Hit-Men", mt, hitmen)
+        else:
+            expect(mt["choose"] is None, "replay.md choose null outside penalty_choice", mt)
+        if mt["type"] == "penalty":
+            # E41: the turn that just ended stays the current one.
+            expect(after["active"] == mt["issue"]["offender"], "E41 active during a penalty meeting", after["active"])
 
     # ---- cards ----
 
