@@ -70,22 +70,22 @@ def entitlement(pl: dict[str, Any]) -> int:
         count = CARDS[lim["card"]]["count"]
         limited += owned if count is None else count
     usable = owned - min(owned, limited)
-    return RULES["votes_boss"] + pl["money"] // RULES["vote_money"] + RULES["votes_per_official"] * usable
+    return int(RULES["votes_boss"] + pl["money"] // RULES["vote_money"] + RULES["votes_per_official"] * usable)
 
 
 def income_value(pl: dict[str, Any]) -> int:
     """R14 / R32: the value of the holdings (Cities, Business Investments, Illegal Activities); officials give none."""
     if not pl["alive"]:
         return 0
-    total = sum(CITY_VALUE[c] for c in pl["cities"])
+    total: int = sum(CITY_VALUE[c] for c in pl["cities"])
     for group in ("business", "illegal"):
         total += sum(CAT_VALUE[k] * n for k, n in pl[group].items())
     return total
 
 
 def markers(pl: dict[str, Any]) -> int:
-    return len(pl["cities"]) + sum(pl["business"].values()) + sum(pl["illegal"].values()) + sum(
-        pl["officials"].values())
+    return int(len(pl["cities"]) + sum(pl["business"].values()) + sum(pl["illegal"].values()) + sum(
+        pl["officials"].values()))
 
 
 def left_of(view: dict[str, Any], p: str) -> str:
@@ -95,7 +95,7 @@ def left_of(view: dict[str, Any], p: str) -> str:
     for k in range(1, len(seats) + 1):
         q = seats[(i + k) % len(seats)]
         if view["players"][q]["alive"]:
-            return q
+            return str(q)
     raise AssertionError("no member")
 
 
@@ -357,6 +357,9 @@ class Checker:
                 expect(e["cause"] in ("rubout", "mistake", "penalty", "failed_attack"), "R102 cause", e)
                 expect((e["by"] is not None) == (e["cause"] == "rubout"), "E8 by only for a rub-out", e)
                 pl = before["players"][x]
+                gone = {ev["piece"] for ev in events[:i] if ev["kind"] in ("removed", "rubbed_out")}
+                rest = sorted((q for q in pl["pieces"] if q not in gone), key=number)
+                expect(e["pieces"] == rest and f"{x}:0" not in rest, "R103 every other piece leaves with him", e, rest)
                 cards = sorted(hand[x]["power"]) + sorted(hand[x]["official"])
                 expect(e["cards"] == {"power": len(hand[x]["power"]), "official": len(hand[x]["official"]),
                                       "limits": len(limits[x])}, "replay.md eliminated.cards", e)
@@ -416,12 +419,16 @@ class Checker:
         expect(after["debts"] == ledger.debts, "R96-R98 debt list", after["debts"], ledger.debts)
         expect(after["decks"] == decks, "R113-R117 deck piles", after["decks"], decks, kinds)
         for p in hand:
-            got = {d: sorted(hands_after[p][d]) for d in ("power", "official")}
-            expect(got == {d: sorted(hand[p][d]) for d in ("power", "official")}, "R107 hands", p, got, hand[p])
+            now = {d: sorted(hands_after[p][d]) for d in ("power", "official")}
+            expect(now == {d: sorted(hand[p][d]) for d in ("power", "official")}, "R107 hands", p, now, hand[p])
         if removed_expected:
             removed = [e["piece"] for e in events if e["kind"] == "removed" and e["cause"] == "penalty"]
             expect(removed[:len(removed_expected)] == removed_expected, "R88 penalty removals", removed,
                    removed_expected)
+        for ev in events:
+            if ev["kind"] in ("removed", "rubbed_out"):
+                expect(all(ev["piece"] not in pl["pieces"] for pl in after["players"].values()),
+                       "R20/R21 a removed piece is out of the game", ev)
         for p, pl in after["players"].items():
             if pl["alive"]:
                 expect(pl["limits"] == limits[p], "R93 vote-limit cards", p, pl["limits"], limits[p])
@@ -447,7 +454,7 @@ class Checker:
         if phase == "vote" and timeout and GAME_OPTIONS.get("ballots") == "sealed":
             # E19: each missing member, in seat order: public ballot_sealed {default}, then private ballot abstain.
             missing = [p for p in before["players"] if p in mt["order"] and p not in mt["voted"]]
-            want: list[tuple[str, str, Any]] = []
+            want: list[tuple[str, Any, Any]] = []
             for p in missing:
                 want += [("ballot_sealed", "public", p), ("ballot", [p], p)]
             got = [(e["kind"], e["audience"], e["player"]) for e in events if e["kind"] in ("ballot_sealed", "ballot")]
@@ -504,9 +511,9 @@ class Checker:
             expect(b["kind"] == "ballot" and b["player"] == nxt and b["side"] == "abstain" and b["votes"] == 0
                    and b["default"] is True, "R122 a missed open ballot abstains", b, nxt)
         if phase == "session" and (timeout or move.get("act") == "adjourn"):
-            want = (["placement_lapsed"] if mt["marker_pending"] else []) + ["meeting_closed"]
-            got = [k for k in kinds if k in ("placement_lapsed", "meeting_closed")]
-            expect(got == want, "R74/Q34 the session ends; an unplaced Marker lapses", got, want)
+            ends = (["placement_lapsed"] if mt["marker_pending"] else []) + ["meeting_closed"]
+            closing = [k for k in kinds if k in ("placement_lapsed", "meeting_closed")]
+            expect(closing == ends, "R74/Q34 the session ends; an unplaced Marker lapses", closing, ends)
             if mt["marker_pending"]:
                 self.seen("placement_lapsed")
         if phase == "session" and move.get("act") == "place":
@@ -927,10 +934,11 @@ def expected_code(view: dict[str, Any], hand: dict[str, list[str]], seat: str, m
 def _free(view: dict[str, Any], kind: str, target: str) -> bool:
     if kind == "city":
         return target in view["free"]["cities"]
-    return view["free"][kind][target] > 0
+    return bool(view["free"][kind][target] > 0)
 
 
-def probes(view: dict[str, Any], hands: dict[str, dict[str, list[str]]], rng: Random) -> list[tuple[str, dict]]:
+def probes(view: dict[str, Any], hands: dict[str, dict[str, list[str]]],
+           rng: Random) -> list[tuple[str, dict[str, Any]]]:
     """A few acts of the covered kinds, legal or not, from random seats."""
     seats = list(view["players"])
     out: list[tuple[str, dict[str, Any]]] = []
@@ -1004,7 +1012,8 @@ def _extra_move(view: dict[str, Any], hands: dict[str, dict[str, list[str]]], se
 
 
 def play(seed: int, players: int, settings: dict[str, Any], max_steps: int = 3000, probe_rate: float = 0.3,
-         timeout_rate: float = 0.04, end_rate: float = 0.0) -> Checker:
+         timeout_rate: float = 0.04, end_rate: float = 0.0,
+         tamper: Any = None) -> Checker:
     """One seeded random legal game, every step cross-checked."""
     rng = Random(seed)
     seats = [f"p{i}" for i in range(1, players + 1)]
@@ -1026,11 +1035,11 @@ def play(seed: int, players: int, settings: dict[str, Any], max_steps: int = 300
         view = GAME.view(state, None)
         hands = _hands(state, seats)
         if rng.random() < probe_rate:
-            for seat, mv in probes(view, hands, rng):
-                got = GAME.check(state, seat, mv)
-                want = expected_code(view, hands[seat], seat, mv)
+            for seat, probe in probes(view, hands, rng):
+                got = GAME.check(state, seat, probe)
+                want = expected_code(view, hands[seat], seat, probe)
                 code = None if got is None else got.code
-                expect(code == want, "replay.md refusals / check order", seat, mv, code, want, view["phase"])
+                expect(code == want, "replay.md refusals / check order", seat, probe, code, want, view["phase"])
                 checker.seen("probe")
         action = None
         if rng.random() < end_rate:
@@ -1041,7 +1050,7 @@ def play(seed: int, players: int, settings: dict[str, Any], max_steps: int = 300
             seats_now = [*pending.awaited, *pending.optional]
             rng.shuffle(seats_now)
             for seat in seats_now:
-                mv = _extra_move(view, hands, seat, rng) if rng.random() < 0.25 else None
+                mv: dict[str, Any] | None = _extra_move(view, hands, seat, rng) if rng.random() < 0.25 else None
                 if mv is not None and GAME.check(state, seat, mv) is not None:
                     mv = None
                 if mv is None:
@@ -1058,6 +1067,32 @@ def play(seed: int, players: int, settings: dict[str, Any], max_steps: int = 300
         out = GAME.step(state, [action], chance)
         state = out.state
         result = GAME.results(state)
-        checker.after_step(view, hands, action.by, dict(action.move), [_flat(e) for e in out.events],
-                           GAME.view(state, None), _hands(state, seats), GAME.pending(state), result)
+        events = [_flat(e) for e in out.events]
+        after = GAME.view(state, None)
+        if tamper is not None:  # tests of the checker itself: a planted error must be caught
+            tamper(events, after)
+        checker.after_step(view, hands, action.by, dict(action.move), events, after, _hands(state, seats),
+                           GAME.pending(state), result)
     return checker
+
+
+def settings_for(seed: int, cap: int = 30) -> tuple[int, dict[str, Any]]:
+    """The seat count and settings of seed `seed`: 2-4 seats, both ballot options, auto income, rolled bases."""
+    players = 2 + seed % 3
+    settings: dict[str, Any] = {"round_cap": cap, "ballots": "sealed" if seed % 4 == 3 else "open",
+                                "auto_income": seed % 5 == 4}
+    if seed % 2 == 0:
+        settings["bases"] = {f"p{i}": i - 1 for i in range(1, players + 1)}
+        settings["first"] = "p1"
+    return players, settings
+
+
+def play_seeds(seeds: list[int], cap: int = 30, **kw: Any) -> dict[str, int]:
+    """Every seed's game cross-checked; the counts of what was checked, summed."""
+    total: dict[str, int] = {}
+    for seed in seeds:
+        players, settings = settings_for(seed, cap)
+        checker = play(seed, players, settings, end_rate=0.002 if seed % 7 == 0 else 0.0, **kw)
+        for k, v in checker.counts.items():
+            total[k] = total.get(k, 0) + v
+    return total
