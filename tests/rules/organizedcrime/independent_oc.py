@@ -1050,7 +1050,7 @@ def play(seed: int, players: int, settings: dict[str, Any], max_steps: int = 300
             seats_now = [*pending.awaited, *pending.optional]
             rng.shuffle(seats_now)
             for seat in seats_now:
-                mv: dict[str, Any] | None = _extra_move(view, hands, seat, rng) if rng.random() < 0.25 else None
+                mv: Any = _extra_move(view, hands, seat, rng) if rng.random() < 0.25 else None
                 if mv is not None and GAME.check(state, seat, mv) is not None:
                     mv = None
                 if mv is None:
