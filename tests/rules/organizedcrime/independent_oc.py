@@ -825,7 +825,7 @@ def expected_code(view: dict[str, Any], hand: dict[str, list[str]], seat: str, m
                 "give": ("bargain", "session"), "call_vote": ("bargain",), "vote": ("vote",), "place": ("session",),
                 "adjourn": ("session",), "acquire": ("turn",), "meeting": ("turn",),
                 "penalty": ("penalty_window",), "no_penalty": ("penalty_window",), "buy_power": ("turn",),
-                "buy_official": ("turn",), "buy_hitmen": ("turn",)}[act]
+                "buy_official": ("turn",), "buy_hitmen": ("turn",), "remove": ("penalty_choice",)}[act]
     if phase not in accepted:
         return "wrong_phase"
     if act == "income" and phase != "turn" and mt["type"] == "penalty":
@@ -839,6 +839,13 @@ def expected_code(view: dict[str, Any], hand: dict[str, list[str]], seat: str, m
     if act == "place" and seat != mt["caller"]:
         return "not_yours"  # E18: in a penalty meeting too, another player's `place` is not_yours
 
+    if act == "remove":
+        # R89: exactly k of the offending player's own Hit-Men on the board, never the Boss.
+        if seat != mt["issue"]["offender"]:
+            return "not_yours"
+        ok = len(move["pieces"]) == mt["choose"] and all(
+            q in pl["pieces"] and number(q) > 0 for q in move["pieces"])
+        return None if ok else "bad_piece"
     if act in ("penalty", "no_penalty"):
         mine = [o for o in view["window"]["offended"] if o["player"] == seat]
         if not mine:
@@ -956,6 +963,13 @@ def probes(view: dict[str, Any], hands: dict[str, dict[str, list[str]]],
             cands.append({"act": "give", "to": other, "card": rng.choice(h["power"] + h["official"])})
         cands.append({"act": "cash", "card": rng.choice(h["power"] or sorted(CARDS)[:24])})
         cands.append({"act": "buy_power"})
+        mine = sorted(view["players"][seat]["pieces"], key=number)
+        if view["phase"] == "penalty_choice" and mine:
+            pool = mine + list(view["players"][other]["pieces"])[:1]
+            size = max(1, min(len(pool), view["meeting"]["choose"] + rng.choice([-1, 0, 0, 0, 1])))
+            cands += [{"act": "remove", "pieces": rng.sample(pool, size)} for _ in range(3)]
+        elif mine:
+            cands.append({"act": "remove", "pieces": mine[:1]})
         cands.append({"act": "buy_hitmen", "count": rng.choice([1, 2, 5, 15, 20])})
         cands.append({"act": "buy_official", "card": rng.choice(h["official"] or sorted(CARDS)[24:39])})
         if ts is not None:
