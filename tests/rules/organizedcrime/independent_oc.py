@@ -819,6 +819,8 @@ def expected_code(view: dict[str, Any], hand: dict[str, list[str]], seat: str, m
     pl = view["players"][seat]
     mt = view["meeting"]
     ts = view["turn_state"]
+    if act == "remove" and len(set(move["pieces"])) != len(move["pieces"]):
+        return "malformed"  # E22: repeated entries; malformed comes before every other check
     if not pl["alive"]:
         return "not_in_game"
     accepted = {"income": ("turn", "bargain", "session"), "cash": ("turn", "bargain", "session"),
@@ -1030,6 +1032,7 @@ def play(seed: int, players: int, settings: dict[str, Any], max_steps: int = 300
          tamper: Any = None) -> Checker:
     """One seeded random legal game, every step cross-checked."""
     rng = Random(seed)
+    probe_rng = Random(f"probes-{seed}")
     seats = [f"p{i}" for i in range(1, players + 1)]
     GAME_OPTIONS.clear()
     GAME_OPTIONS.update(settings)
@@ -1048,8 +1051,8 @@ def play(seed: int, players: int, settings: dict[str, Any], max_steps: int = 300
             break
         view = GAME.view(state, None)
         hands = _hands(state, seats)
-        if rng.random() < probe_rate:
-            for seat, probe in probes(view, hands, rng):
+        if probe_rng.random() < probe_rate:  # its own generator: the game does not depend on the probes
+            for seat, probe in probes(view, hands, probe_rng):
                 got = GAME.check(state, seat, probe)
                 want = expected_code(view, hands[seat], seat, probe)
                 code = None if got is None else got.code
