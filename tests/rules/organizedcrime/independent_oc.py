@@ -195,6 +195,7 @@ class Checker:
         self.income_at_start: dict[int, int] = {}
         self.ballots: list[dict[str, Any]] = []  # open ballots of the current vote, in casting order
         self.eliminated: list[str] = []
+        self.last: dict[str, Any] | None = None  # the event before the one being checked
 
     def seen(self, what: str) -> None:
         self.counts[what] = self.counts.get(what, 0) + 1
@@ -260,6 +261,7 @@ class Checker:
             self.seen("penalty_choice_default")
         for i, e in enumerate(events):
             k = e["kind"]
+            self.last = events[i - 1] if i else None
             if game_over:
                 raise Divergence(f"Q41 nothing after game_over: {k}")
             if k in MONEY_EVENTS:
@@ -363,13 +365,15 @@ class Checker:
                 cards = sorted(hand[x]["power"]) + sorted(hand[x]["official"])
                 expect(e["cards"] == {"power": len(hand[x]["power"]), "official": len(hand[x]["official"]),
                                       "limits": len(limits[x])}, "replay.md eliminated.cards", e)
-                expect(e["holdings"]["cities"] == pl["cities"], "R103 holdings freed", e, pl)
+                expect(e["holdings"] == {g: pl[g] for g in ("cities", "business", "illegal", "officials")},
+                       "R103 holdings freed", e, pl)
                 if e["cause"] == "rubout":
                     # R104: the attacking player receives every Power and Corrupt Official card, privately.
                     got = [ev for ev in events[i + 1:i + 3] if ev["kind"] == "received_cards"]
                     if cards:
-                        expect(bool(got) and sorted(got[0]["cards"]) == sorted(cards) and got[0]["audience"] ==
-                               [e["by"]], "R104/R107 cards to the attacker", e, got, cards)
+                        expect(bool(got) and got[0]["cards"] == sorted(cards) and got[0]["audience"] == [e["by"]]
+                               and got[0]["from"] == x and got[0]["player"] == e["by"],
+                               "R104/R107 cards to the attacker", e, got, cards)
                         for c in cards:
                             hand[e["by"]][CARDS[c]["deck"]].append(c)
                     else:
@@ -650,6 +654,9 @@ class Checker:
             expect(1 <= e["votes"] <= ent, "R79 1 <= n <= entitlement", e, ent)
         if sealed:
             expect(e["audience"] == [e["player"]], "R121 a sealed ballot is private", e)
+            expect(self.last is not None and self.last["kind"] == "ballot_sealed" and self.last["player"] ==
+                   e["player"] and self.last["audience"] == "public" and self.last["default"] == e["default"],
+                   "E37 the public ballot_sealed precedes the private ballot", self.last, e)
         else:
             nxt = mt["order"][len(mt["voted"])]
             expect(e["player"] == nxt and e["audience"] == "public", "R78/R79 open ballots in turn, public", e, mt)
