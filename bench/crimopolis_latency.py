@@ -213,11 +213,14 @@ async def scenario(n_games: int, samples: int, rng_seed: int, rate: float = RATE
                       "included): " + ", ".join(f"{k} {ms(cpu[k])}" for k in LOADS))
                 if commits:
                     print(f"    commits meanwhile (fsync, the writer's thread): {summary(commits)}")
+                await bot.idle()  # each load starts with the outbox sent: none inherits another's backlog
                 report("one interaction in flight, kinds mixed (the floor beside the moves' posts and pictures)",
                        await closed_loop(drv.one, games, LOADS, samples, 1), NAMES)
                 if n_games > 1:
+                    await bot.idle()
                     report(f"paced: {rate:.0f} interactions/s arriving at random (Poisson), kinds mixed",
                            await paced(drv.one, games, LOADS, samples, rate), NAMES)
+                    await bot.idle()
                     report(f"{min(workers, n_games)} deciders in flight at once (different games, closed loop)",
                            await closed_loop(drv.one, games, LOADS, samples, min(workers, n_games)), NAMES)
                 print(f"  deferred responses: {probe.deferred}; refused actions / empty autocompletes: "
