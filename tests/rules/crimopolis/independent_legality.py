@@ -546,23 +546,17 @@ class _Rules:
                 return "no_gangsters"
             if self.total(dest) >= 3:
                 return "capacity"
-        elif kind == "bomb":
-            b = self.loc(a["block"])
-            if b is None:
+        elif kind in ("bomb", "hit"):  # a rival's block (bomb) or street (hit), next to one of ours
+            x = self.loc(a["block"] if kind == "bomb" else a["street"])
+            if x is None:
                 return "bad_location"
-            held = _held(self.v, b)
+            held = _held(self.v, x)
             if held is None or held[0] == self.p:
                 return "bad_target"
-            if not any(self.mine(s) > 0 for s in self.city.block_streets(b) if s in self.city.streets):
-                return "not_adjacent"
-        elif kind == "hit":
-            s = self.loc(a["street"])
-            if s is None:
-                return "bad_location"
-            held = _held(self.v, s)
-            if held is None or held[0] == self.p:
-                return "bad_target"
-            near = [o for o in self.city.streets if o != s and vertices(o) & vertices(s)]
+            if kind == "bomb":
+                near = [s for s in self.city.block_streets(x) if s in self.city.streets]
+            else:
+                near = [o for o in self.city.streets if o != x and vertices(o) & vertices(x)]
             if not any(self.mine(o) > 0 for o in near):
                 return "not_adjacent"
         if d["target"] == "chosen_other" and a["target"] == self.p:
