@@ -85,3 +85,44 @@ def play(seed: int, steps: int = 900) -> tuple[list[Any], dict[str, int]]:
             if got != want:
                 bad.append(("R103c", p, want, got))
     return bad, model.counts
+
+
+SEEDS = range(40)
+
+
+@pytest.fixture(scope="module")
+def runs() -> tuple[list[Any], dict[str, int]]:
+    bad: list[Any] = []
+    total: dict[str, int] = {}
+    for seed in SEEDS:
+        b, counts = play(seed)
+        bad += [(seed, *x) for x in b]
+        for k, v in counts.items():
+            total[k] = total.get(k, 0) + v
+    return bad, total
+
+
+def test_card_effects_match_an_independent_reading_of_the_spec(runs: tuple[list[Any], dict[str, int]]) -> None:
+    bad, _ = runs
+    assert bad == [], bad[:3]
+
+
+def test_every_effect_kind_was_checked(runs: tuple[list[Any], dict[str, int]]) -> None:
+    # so that the comparison cannot pass by checking nothing: every design of the house pack, every effect
+    # kind, both answers of a reaction window, destinies executed, and the final fortune scores
+    _, c = runs
+    for key in (
+        "job", "job:takeover", "invest", "abort", "keep", "redraw", "target", "react:none", "react:defend",
+        "destiny_placed", "destiny:sabotage", "destiny:stool_pigeon", "recruit:hq", "send_home:hq",
+        "scored:fortunes",
+    ):
+        assert c.get(key, 0) >= 3, (key, c.get(key, 0))
+    for d in ("quiet_night", "front_page", "sloppy_work", "big_haul", "police_raid", "heat", "fresh_faces",
+              "stool_pigeon", "word_on_the_street"):
+        assert c.get("newsflash:" + d, 0) >= 3, d
+    for d in ("strong_coffee", "cousin", "inside_man", "extra_muscle", "headline", "bombing", "drive_by",
+              "sabotage"):
+        assert c.get("fortune:" + d, 0) >= 3, d
+    for k in ("none", "prestige", "job_prestige", "hours", "recruit", "draw_fortunes", "raid", "send_home",
+              "bomb", "hit"):
+        assert c.get("effect:" + k, 0) >= 3, k
