@@ -5,6 +5,8 @@ the spec's; at the end, each player's hidden-fortune score is the endgame sum of
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from random import Random
 from typing import Any
 
@@ -38,6 +40,38 @@ def _choose(rng: Random, state: Any, seat: str, legal: list[dict[str, Any]]) -> 
     return dict(move)
 
 
+def checked_step(model: Model, state: Any, seat: str, a: dict[str, Any], chance: Any, bad: list[Any]) -> Any:
+    """Steps `a` and compares the engine's state after it with the model's; returns the new state."""
+    pre = GAME.encode_state(state)
+    view = GAME.view(state, None)
+    mine = model.predict(pre, view, seat, a) if a["kind"] in CARD_STEPS else None
+    if mine is None:
+        model.ctx = None  # e.g. a timeout answered a pending reaction window by default (R109)
+    out = GAME.step(state, [Action(seat, a)], chance)
+    state = out.state
+    post = GAME.encode_state(state)
+    events = [(e.kind, e.data) for e in out.events]
+    if mine is not None:
+        paused = model.ctx["job"] if model.ctx is not None and model.ctx["what"] == "job" else None
+        d = diff(mine, post, paused)
+        if d:
+            bad.append((a, seat, d, events))
+    sent = [e.data for e in out.events if e.kind == "sent_home"]
+    if sent:  # E1, R97.10: the sections of the job's block in ascending string order, one event each
+        model.count("sent_home_events")
+        if [x["from"] for x in sent] != sorted({x["from"] for x in sent}):
+            bad.append(("E1 sent_home order", seat, [x["from"] for x in sent], events))
+    starts = [e for e in out.events if e.kind == "turn_start"]
+    if a["kind"] == "end" and starts:
+        new = starts[0].data["player"]
+        mine = model.turn_start(dict(pre, active=new), new, starts[0].data["hours"])
+        mine["expect"] = ("turn", new)
+        d = diff(mine, post, None)
+        if d:
+            bad.append((a, seat, d, events))
+    return state
+
+
 def play(seed: int, steps: int = 900) -> tuple[list[Any], dict[str, int]]:
     rng = Random(seed)
     seats = tuple(f"p{i}" for i in range(1, 2 + seed % 4 + 1))
@@ -51,28 +85,9 @@ def play(seed: int, steps: int = 900) -> tuple[list[Any], dict[str, int]]:
             break
         seat = pend.awaited[0]
         legal = legal_actions(GAME.content, state, seat)
-        a = _choose(rng, state, seat, legal)
-        pre = GAME.encode_state(state)
-        view = GAME.view(state, None)
-        mine = model.predict(pre, view, seat, a) if a["kind"] in CARD_STEPS else None
-        out = GAME.step(state, [Action(seat, a)], chance)
-        state = out.state
-        post = GAME.encode_state(state)
-        if mine is not None:
-            paused = model.ctx["job"] if model.ctx is not None and model.ctx["what"] == "job" else None
-            d = diff(mine, post, paused)
-            if d:
-                bad.append((a, seat, d, [(e.kind, e.data) for e in out.events]))
-                model.ctx = None  # resynchronise on the engine
-        starts = [e for e in out.events if e.kind == "turn_start"]
-        if a["kind"] == "end" and starts:
-            new = starts[0].data["player"]
-            w = dict(pre, active=new)
-            mine = model.turn_start(w, new, starts[0].data["hours"])
-            mine["expect"] = ("turn", new)
-            d = diff(mine, post, None)
-            if d:
-                bad.append((a, seat, d, [(e.kind, e.data) for e in out.events]))
+        state = checked_step(model, state, seat, _choose(rng, state, seat, legal), chance, bad)
+        if bad:  # the model no longer follows the engine's state: stop this game
+            return bad, model.counts
     res = GAME.results(state)
     if GAME.pending(state) is None and res is not None:
         final = GAME.encode_state(state)
@@ -126,3 +141,35 @@ def test_every_effect_kind_was_checked(runs: tuple[list[Any], dict[str, int]]) -
     for k in ("none", "prestige", "job_prestige", "hours", "recruit", "draw_fortunes", "raid", "send_home",
               "bomb", "hit"):
         assert c.get("effect:" + k, 0) >= 3, k
+
+
+def test_card_effects_match_in_the_spec_scenarios() -> None:
+    # the spec's scenarios reach what random play seldom does: Fresh Faces into a Safe House (S-19), Heat
+    # with a full Headquarters (S-20), two destinies (S-13), the last tombstone (S-14)
+    from rules.crimopolis.replay_format import begin, parse_replay
+
+    folder = Path("/work/shared/spec/crimopolis/examples")
+    if not folder.is_dir():
+        folder = Path(__file__).resolve().parent / "golden"
+    model = Model()
+    bad: list[Any] = []
+    chance = SeededChance("xfx-examples")
+    files = sorted(folder.glob("*.replay.json"))
+    for path in files:
+        doc = json.loads(path.read_text())
+        state = begin(GAME.content, parse_replay(GAME.content, doc)).s
+        model.ctx = None
+        for step in doc["steps"]:
+            if "player" not in step or GAME.check(state, step["player"], step["action"]) is not None:
+                continue
+            state = checked_step(model, state, step["player"], dict(step["action"]), chance, bad)
+            if bad:
+                bad = [(path.name, *b) for b in bad]
+                break
+        if bad:
+            break
+    assert bad == [], bad[:3]
+    c = model.counts
+    assert len(files) >= 30
+    for key in ("recruit:sh", "send_home:supply", "destiny:stool_pigeon", "effect:bomb", "react:defend"):
+        assert c.get(key, 0) >= 1, (key, c)
