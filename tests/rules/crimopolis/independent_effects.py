@@ -56,7 +56,7 @@ class Model:
 
     @staticmethod
     def draw(w: dict[str, Any], deck: str, n: int) -> list[str]:
-        got = w["decks"][deck][:n]  # R79: an empty deck yields nothing
+        got: list[str] = w["decks"][deck][:n]  # R79: an empty deck yields nothing
         del w["decks"][deck][:n]
         return got
 
@@ -75,7 +75,9 @@ class Model:
         return None
 
     # ---- steps --------------------------------------------------------------------------------------
-    def predict(self, w0: Mapping[str, Any], view: Mapping[str, Any], seat: str, a: Mapping[str, Any]) -> dict[str, Any]:
+    def predict(
+        self, w0: Mapping[str, Any], view: Mapping[str, Any], seat: str, a: Mapping[str, Any]
+    ) -> dict[str, Any]:
         """The state after `a`; `pending` is set to the expected decision's (kind, player)."""
         w = copy.deepcopy(dict(w0))
         w["colors"] = [view["players"][p]["color"] for p in w["players"]]
@@ -139,11 +141,16 @@ class Model:
         as soon as executed (the house pack's destinies are all negative `hours`, so the order is automatic)."""
         w = copy.deepcopy(dict(w0))
         w["hours"] = budget
+        w["hours_events"] = []
+        if len(w["pl"][player]["destinies"]) >= 2:
+            self.count("destinies:two_or_more")
         for card in w["pl"][player]["destinies"]:
             eff = design(card)["effect"]
             assert eff["kind"] == "hours"
             self.count("destiny:" + design(card)["design"])
+            before = w["hours"]
             w["hours"] = max(0, w["hours"] + eff["amount"])
+            w["hours_events"].append((w["hours"] - before, w["hours"]))  # E7, E22: the change made, even 0
             self.bottom(w, card)
         w["pl"][player]["destinies"] = []
         return w
@@ -361,9 +368,56 @@ def diff(mine: Mapping[str, Any], eng: Mapping[str, Any], paused_job: str | None
     if mine["gangsters"] != eng["gangsters"]:
         keys = set(mine["gangsters"]) | set(eng["gangsters"])
         d = {k: (mine["gangsters"].get(k), eng["gangsters"].get(k)) for k in keys}
-        out.append(f"gangsters: {({k: v for k, v in d.items() if v[0] != v[1]})}")
+        out.append(f"gangsters: { ({k: v for k, v in d.items() if v[0] != v[1]}) }")
     pend = eng["pending"]
     got = None if pend is None else (pend["kind"], pend.get("player"))
     if got != tuple(mine["expect"]) and not (mine["expect"][0] == "turn" and pend is None):
         out.append(f"pending: spec {mine['expect']} engine {got}")
+    return out
+
+
+def view_diff(mine: Mapping[str, Any], view: Mapping[str, Any], paused: bool) -> list[str]:
+    """The public view after the step against the model (replay.md "Views"): counts of hands and decks,
+    destinies, supplies, prestige, body counts, tombstones, the hours left."""
+    out = []
+    for p, v in view["players"].items():
+        pl = mine["pl"][p]
+        want = {
+            "prestige": pl["prestige"],
+            "bodies": pl["bodies"],
+            "supply": pl["supply"],
+            "fortunes": len(pl["fortunes"]),
+            "destinies": pl["destinies"],
+        }
+        if not paused:
+            want["jobs"] = len(pl["jobs"])
+        for k, x in want.items():
+            if v[k] != x:
+                out.append(f"view {p}.{k}: spec {x} engine {v[k]}")
+    if not paused:
+        decks = {k: len(x) for k, x in mine["decks"].items()}
+        if view["decks"] != decks:
+            out.append(f"view decks: spec {decks} engine {view['decks']}")
+    left = TOMBSTONES - sum(p["bodies"] for p in mine["pl"].values())
+    if view["tombstones"] != left:
+        out.append(f"view tombstones: spec {left} engine {view['tombstones']}")
+    if view["turn"] is not None and view["turn"]["hours"] != mine["hours"]:
+        out.append(f"view hours: spec {mine['hours']} engine {view['turn']['hours']}")
+    return out
+
+
+def event_diff(pre: Mapping[str, Any], mine: Mapping[str, Any], events: Sequence[tuple[str, Any]]) -> list[str]:
+    """Events against the model: `prestige` events (amount >= 1, E22) add up to each player's gain and carry
+    the running total; `drew` events name exactly the cards that came into the hand."""
+    out = []
+    gained: dict[str, int] = {}
+    for kind, data in events:
+        if kind == "prestige":
+            p = data["player"]
+            gained[p] = gained.get(p, 0) + data["amount"]
+            if data["amount"] < 1 or data["total"] != pre["pl"][p]["prestige"] + gained[p]:
+                out.append(f"prestige event {data}")
+    for p in mine["pl"]:
+        if gained.get(p, 0) != mine["pl"][p]["prestige"] - pre["pl"][p]["prestige"]:
+            out.append(f"prestige events of {p}: {gained.get(p, 0)}")
     return out

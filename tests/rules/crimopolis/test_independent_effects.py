@@ -15,7 +15,8 @@ import pytest
 from rules.contract import Action, SeededChance
 from rules.crimopolis.game import GAME
 from rules.crimopolis.legal import legal_actions
-from tests.rules.crimopolis.independent_effects import FORTUNE, Model, diff
+from tests.rules.crimopolis.independent_effects import Model, diff, event_diff, view_diff
+from tests.rules.crimopolis.independent_legality import FORTUNE
 
 CARD_STEPS = ("job", "fortune", "invest", "abort", "keep", "redraw", "target", "react")
 VARIANTS: list[dict[str, Any]] = [{}, {"variant": "lucky_speed"}, {"gangsters": 5}, {"variant": "deeper_strategy"}]
@@ -53,7 +54,8 @@ def checked_step(model: Model, state: Any, seat: str, a: dict[str, Any], chance:
     events = [(e.kind, e.data) for e in out.events]
     if mine is not None:
         paused = model.ctx["job"] if model.ctx is not None and model.ctx["what"] == "job" else None
-        d = diff(mine, post, paused)
+        d = diff(mine, post, paused) + view_diff(mine, GAME.view(state, None), paused is not None)
+        d += event_diff(pre, mine, events)
         if d:
             bad.append((a, seat, d, events))
     sent = [e.data for e in out.events if e.kind == "sent_home"]
@@ -66,7 +68,10 @@ def checked_step(model: Model, state: Any, seat: str, a: dict[str, Any], chance:
         new = starts[0].data["player"]
         mine = model.turn_start(dict(pre, active=new), new, starts[0].data["hours"])
         mine["expect"] = ("turn", new)
-        d = diff(mine, post, None)
+        d = diff(mine, post, None) + view_diff(mine, GAME.view(state, None), False)
+        got = [(x["amount"], x["hours"]) for k, x in events if k == "hours"]
+        if got != mine["hours_events"]:
+            d.append(f"hours events: spec {mine['hours_events']} engine {got}")
         if d:
             bad.append((a, seat, d, events))
     return state
@@ -96,7 +101,7 @@ def play(seed: int, steps: int = 900) -> tuple[list[Any], dict[str, int]]:
             want = sum(FORTUNE[c]["endgame"] for c in final["pl"][p]["fortunes"])
             if want:
                 model.count("scored:fortunes")
-            got = res["scores"][p]["fortunes"]  # type: ignore[index]
+            got = res["scores"][p]["fortunes"]
             if got != want:
                 bad.append(("R103c", p, want, got))
     return bad, model.counts
@@ -127,19 +132,51 @@ def test_every_effect_kind_was_checked(runs: tuple[list[Any], dict[str, int]]) -
     # kind, both answers of a reaction window, destinies executed, and the final fortune scores
     _, c = runs
     for key in (
-        "job", "job:takeover", "invest", "abort", "keep", "redraw", "target", "react:none", "react:defend",
-        "destiny_placed", "destiny:sabotage", "destiny:stool_pigeon", "recruit:hq", "send_home:hq",
+        "job",
+        "job:takeover",
+        "invest",
+        "abort",
+        "keep",
+        "redraw",
+        "target",
+        "react:none",
+        "react:defend",
+        "destiny_placed",
+        "destiny:sabotage",
+        "destiny:stool_pigeon",
+        "recruit:hq",
+        "send_home:hq",
         "scored:fortunes",
+        "destinies:two_or_more",
+        "sent_home_events",
     ):
         assert c.get(key, 0) >= 3, (key, c.get(key, 0))
-    for d in ("quiet_night", "front_page", "sloppy_work", "big_haul", "police_raid", "heat", "fresh_faces",
-              "stool_pigeon", "word_on_the_street"):
+    for d in (
+        "quiet_night",
+        "front_page",
+        "sloppy_work",
+        "big_haul",
+        "police_raid",
+        "heat",
+        "fresh_faces",
+        "stool_pigeon",
+        "word_on_the_street",
+    ):
         assert c.get("newsflash:" + d, 0) >= 3, d
-    for d in ("strong_coffee", "cousin", "inside_man", "extra_muscle", "headline", "bombing", "drive_by",
-              "sabotage"):
+    for d in ("strong_coffee", "cousin", "inside_man", "extra_muscle", "headline", "bombing", "drive_by", "sabotage"):
         assert c.get("fortune:" + d, 0) >= 3, d
-    for k in ("none", "prestige", "job_prestige", "hours", "recruit", "draw_fortunes", "raid", "send_home",
-              "bomb", "hit"):
+    for k in (
+        "none",
+        "prestige",
+        "job_prestige",
+        "hours",
+        "recruit",
+        "draw_fortunes",
+        "raid",
+        "send_home",
+        "bomb",
+        "hit",
+    ):
         assert c.get("effect:" + k, 0) >= 3, k
 
 
