@@ -29,6 +29,7 @@ class Model:
 
     def __init__(self) -> None:
         self.ctx: dict[str, Any] | None = None
+        self.ending = False  # a timeout: the turn ends once no decision of the active player is left (R38)
         self.counts: dict[str, int] = {}
 
     def count(self, what: str) -> None:
@@ -135,6 +136,24 @@ class Model:
         else:
             raise ValueError(kind)
         return w
+
+    def predict_timeout(self, w0: Mapping[str, Any], view: Mapping[str, Any], seat: str) -> dict[str, Any]:
+        """R38, R109, E4: the active player's `timeout` at a `keep`, `target` or own `react` decision."""
+        pend = w0["pending"]
+        kind = pend["kind"]
+        if kind == "keep":  # the card drawn first
+            self.ending = True
+            self.count("timeout:keep")
+            return self.predict(w0, view, seat, {"kind": "keep", "card": w0["pl"][seat]["drawn"][0]})
+        if kind == "target":  # the first other player in seat order after the active player
+            self.ending = True
+            self.count("timeout:target")
+            ps = list(w0["players"])
+            i = ps.index(seat)
+            return self.predict(w0, view, seat, {"kind": "target", "player": ps[(i + 1) % len(ps)]})
+        assert kind == "react"  # E4: only the window is answered, and the turn goes on
+        self.count("timeout:own_react")
+        return self.predict(w0, view, seat, {"kind": "react", "card": None})
 
     def turn_start(self, w0: Mapping[str, Any], player: str, budget: int) -> dict[str, Any]:
         """R40-R42, R34, E2, E7: the new turn's budget, then every destiny in placement order, each discarded

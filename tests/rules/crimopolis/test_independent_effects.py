@@ -5,6 +5,7 @@ the spec's; at the end, each player's hidden-fortune score is the endgame sum of
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from random import Random
@@ -45,35 +46,51 @@ def checked_step(model: Model, state: Any, seat: str, a: dict[str, Any], chance:
     """Steps `a` and compares the engine's state after it with the model's; returns the new state."""
     pre = GAME.encode_state(state)
     view = GAME.view(state, None)
-    mine = model.predict(pre, view, seat, a) if a["kind"] in CARD_STEPS else None
-    if mine is None:
-        model.ctx = None  # e.g. a timeout answered a pending reaction window by default (R109)
+    pend = pre["pending"] or {}
+    mine: dict[str, Any] | None = None
+    if a["kind"] in CARD_STEPS:
+        mine = model.predict(pre, view, seat, a)
+    elif a["kind"] == "timeout" and seat == pre["active"] and pend.get("kind") in ("keep", "target", "react"):
+        mine = model.predict_timeout(pre, view, seat)
+    elif a["kind"] in ("end", "timeout") and pend.get("kind") == "turn" and seat == pre["active"]:
+        mine = dict(copy.deepcopy(pre), expect=("turn", pre["active"]))
+        model.ending = True
+    else:
+        model.ctx, model.ending = None, False  # not followed (setup, moves, a timeout at another's window)
     out = GAME.step(state, [Action(seat, a)], chance)
     state = out.state
     post = GAME.encode_state(state)
     events = [(e.kind, e.data) for e in out.events]
-    if mine is not None:
-        paused = model.ctx["job"] if model.ctx is not None and model.ctx["what"] == "job" else None
-        d = diff(mine, post, paused) + view_diff(mine, GAME.view(state, None), paused is not None)
-        d += event_diff(pre, mine, events)
-        if d:
-            bad.append((a, seat, d, events))
-    sent = [e.data for e in out.events if e.kind == "sent_home"]
+    sent = [x for k, x in events if k == "sent_home"]
     if sent:  # E1, R97.10: the sections of the job's block in ascending string order, one event each
         model.count("sent_home_events")
         if [x["from"] for x in sent] != sorted({x["from"] for x in sent}):
             bad.append(("E1 sent_home order", seat, [x["from"] for x in sent], events))
-    starts = [e for e in out.events if e.kind == "turn_start"]
-    if a["kind"] == "end" and starts:
-        new = starts[0].data["player"]
-        mine = model.turn_start(dict(pre, active=new), new, starts[0].data["hours"])
+    if mine is None:
+        return state
+    d: list[str] = []
+    starts = [i for i, (k, _) in enumerate(events) if k == "turn_start"]
+    ended = any(k == "game_end" for k, _ in events)
+    done = mine["expect"][0] == "turn" and model.ctx is None  # no decision of the turn is left
+    if model.ending and done:
+        if not (starts or ended):
+            d.append("R38: the turn did not end after the timeout")
+        model.ending = False
+    elif starts or ended:
+        d.append("the turn ended although a decision of it was left")
+    if starts:
+        i = starts[0]
+        new = events[i][1]["player"]
+        mine = model.turn_start(dict(mine, active=new), new, events[i][1]["hours"])
         mine["expect"] = ("turn", new)
-        d = diff(mine, post, None) + view_diff(mine, GAME.view(state, None), False)
-        got = [(x["amount"], x["hours"]) for k, x in events if k == "hours"]
+        got = [(x["amount"], x["hours"]) for k, x in events[i:] if k == "hours"]
         if got != mine["hours_events"]:
             d.append(f"hours events: spec {mine['hours_events']} engine {got}")
-        if d:
-            bad.append((a, seat, d, events))
+    paused = model.ctx["job"] if model.ctx is not None and model.ctx["what"] == "job" else None
+    d += diff(mine, post, paused) + view_diff(mine, GAME.view(state, None), paused is not None)
+    d += event_diff(pre, mine, events)
+    if d:
+        bad.append((a, seat, d, events))
     return state
 
 
@@ -90,7 +107,14 @@ def play(seed: int, steps: int = 900) -> tuple[list[Any], dict[str, int]]:
             break
         seat = pend.awaited[0]
         legal = legal_actions(GAME.content, state, seat)
-        state = checked_step(model, state, seat, _choose(rng, state, seat, legal), chance, bad)
+        kind = GAME.view(state, None)["pending"]["kind"]
+        active = GAME.view(state, None)["turn"]["player"] if kind != "setup_hq" and kind != "setup_tile" else None
+        r = rng.random()
+        if seat == active and (r < 0.02 or (kind in ("keep", "target", "react") and r < 0.25)):
+            a: dict[str, Any] = {"kind": "timeout"}
+        else:
+            a = _choose(rng, state, seat, legal)
+        state = checked_step(model, state, seat, a, chance, bad)
         if bad:  # the model no longer follows the engine's state: stop this game
             return bad, model.counts
     res = GAME.results(state)
