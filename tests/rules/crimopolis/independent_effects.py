@@ -287,7 +287,10 @@ class Model:
         elif k == "hours":
             w["hours"] = max(0, w["hours"] + eff["amount"])
         elif k == "draw_fortunes":
-            me["fortunes"] += self.draw(w, "fortunes", eff["count"])
+            got = self.draw(w, "fortunes", eff["count"])
+            if len(got) < eff["count"]:
+                self.count("draw_fortunes:deck_short")  # R79, E22: yields what is left, maybe nothing
+            me["fortunes"] += got
         elif k == "recruit" and ctx["what"] == "fortune":
             block = self.own_block(w, player, ctx["params"]["to"])
             assert block is not None

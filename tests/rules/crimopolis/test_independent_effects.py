@@ -52,6 +52,9 @@ def checked_step(model: Model, state: Any, seat: str, a: dict[str, Any], chance:
         mine = model.predict(pre, view, seat, a)
     elif a["kind"] == "timeout" and seat == pre["active"] and pend.get("kind") in ("keep", "target", "react"):
         mine = model.predict_timeout(pre, view, seat)
+    elif a["kind"] == "timeout" and pend.get("kind") == "react":  # another's window: no reaction (R109)
+        model.count("timeout:react")
+        mine = model.predict(pre, view, seat, {"kind": "react", "card": None})
     elif a["kind"] in ("end", "timeout") and pend.get("kind") == "turn" and seat == pre["active"]:
         mine = dict(copy.deepcopy(pre), expect=("turn", pre["active"]))
         model.ending = True
@@ -110,7 +113,9 @@ def play(seed: int, steps: int = 900) -> tuple[list[Any], dict[str, int]]:
         kind = GAME.view(state, None)["pending"]["kind"]
         active = GAME.view(state, None)["turn"]["player"] if kind != "setup_hq" and kind != "setup_tile" else None
         r = rng.random()
-        if seat == active and (r < 0.02 or (kind in ("keep", "target", "react") and r < 0.25)):
+        if (seat == active and (r < 0.02 or (kind in ("keep", "target") and r < 0.25))) or (
+            kind == "react" and r < 0.25
+        ):
             a: dict[str, Any] = {"kind": "timeout"}
         else:
             a = _choose(rng, state, seat, legal)
