@@ -99,7 +99,8 @@ class Model:
             if len(got) == 2:
                 me["drawn"] = got
                 w["expect"] = ("keep", seat)
-            else:
+            else:  # R74, R108: a single card drawn is kept at once
+                self.count(f"abort:drew_{len(got)}")
                 me["jobs"] += got
         elif kind == "keep":  # R74: the other card goes back on top
             self.count("keep")

@@ -239,3 +239,45 @@ def test_card_effects_match_in_the_spec_scenarios() -> None:
     assert len(files) >= 30
     for key in ("recruit:sh", "send_home:supply", "destiny:stool_pigeon", "effect:bomb", "react:defend"):
         assert c.get(key, 0) >= 1, (key, c)
+
+
+def test_card_effects_when_the_decks_run_dry() -> None:
+    # R79, E8, E22, R74: every fortune and all jobs but one in hands. Word on the Street draws nothing; the
+    # job card discarded at step 4 is the one drawn back at step 5; an abort that draws one card keeps it
+    jobs = [f"J{i:02d}" for i in range(1, 49)]
+    fortunes = [f"F{i:02d}" for i in range(1, 49)]
+    doc = {
+        "format": "crimopolis-replay/1",
+        "content": "house-1",
+        "players": ["ann", "ben"],
+        "start": {
+            "turn": {"player": "ann", "hours": 7, "number": 5},
+            "city": [
+                {"cell": "0,0", "tile": "hq_yellow"},
+                {"cell": "1,0", "tile": "T05"},
+                {"cell": "-1,0", "tile": "hq_green"},
+            ],
+            "gangsters": {"v:1,0": {"ann": 1}},
+            "players": {
+                "ann": {"jobs": [j for j in jobs if j != "J02"], "fortunes": fortunes},
+                "ben": {"jobs": ["J02"]},
+            },
+            "decks": {"newsflashes": ["N40"]},
+        },
+        "steps": [],
+    }
+    from rules.crimopolis.replay_format import begin, parse_replay
+
+    state = begin(GAME.content, parse_replay(GAME.content, doc)).s
+    model = Model()
+    bad: list[Any] = []
+    chance = SeededChance("xfx-dry")
+    for a in (
+        {"kind": "job", "card": "J05", "block": "1,0", "from": {"v:1,0": 1}, "fortunes": []},
+        {"kind": "abort", "card": "J01"},
+    ):
+        assert GAME.check(state, "ann", a) is None, a
+        state = checked_step(model, state, "ann", dict(a), chance, bad)
+    assert bad == [], bad[:3]
+    assert model.counts.get("draw_fortunes:deck_short") == 1 and model.counts.get("abort:drew_1") == 1
+    assert GAME.view(state, "ann")["private"]["ann"]["jobs"].count("J05") == 1
