@@ -399,15 +399,20 @@ class _Rules:
 
     # ---- turn actions ---------------------------------------------------------------------------------
 
-    def k_recruit(self, a: Mapping[str, Any]) -> str | None:
-        dest = self.own_block("headquarters" if a["to"] == "hq" else "safe_house")
+    def recruit_refusal(self, to: str) -> str | None:
+        """A gangster from the supply into the seat's own Headquarters (`hq`) or Safe House: the action's or a
+        fortune's."""
+        dest = self.own_block("headquarters" if to == "hq" else "safe_house")
         if dest is None:
             return "bad_target"
         if self.me["supply"] == 0:
             return "no_gangsters"
         if self.total(dest) >= 3:
             return "capacity"
-        return self.time(2)
+        return None
+
+    def k_recruit(self, a: Mapping[str, Any]) -> str | None:
+        return self.recruit_refusal(a["to"]) or self.time(2)
 
     def k_move(self, a: Mapping[str, Any]) -> str | None:
         f, t, n = self.loc(a["from"]), self.loc(a["to"]), a["count"]
@@ -539,13 +544,9 @@ class _Rules:
             return "wrong_timing"
         kind = d["effect"]["kind"]
         if kind == "recruit":
-            dest = self.own_block("headquarters" if a["to"] == "hq" else "safe_house")
-            if dest is None:
-                return "bad_target"
-            if self.me["supply"] == 0:
-                return "no_gangsters"
-            if self.total(dest) >= 3:
-                return "capacity"
+            refusal = self.recruit_refusal(a["to"])
+            if refusal is not None:
+                return refusal
         elif kind in ("bomb", "hit"):  # a rival's block (bomb) or street (hit), next to one of ours
             x = self.loc(a["block"] if kind == "bomb" else a["street"])
             if x is None:
