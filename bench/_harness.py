@@ -329,11 +329,9 @@ async def _bot_main(conn: Any, db_path: str, base_url: str, gateway_url: str, us
     gc.collect()
     rss_before = rss_bytes()
     t0 = time.perf_counter()
-    if os.environ.get("CC_BENCH_GC_YOUNG"):  # diagnosis: the bot's young-generation threshold
-        import bot.client
-
-        bot.client.GC_YOUNG = int(os.environ["CC_BENCH_GC_YOUNG"])
     client = create_bot(db_path, Settings(command_sync="global"))
+    if os.environ.get("CC_BENCH_GC_YOUNG"):  # diagnosis: the bot's young-generation threshold
+        client.collector.young = int(os.environ["CC_BENCH_GC_YOUNG"])
     if os.environ.get("CC_BENCH_NO_OUTBOX"):  # diagnosis: the answer's own cost, without the outbox's posts
 
         async def nothing() -> float:
@@ -379,9 +377,13 @@ async def _bot_main(conn: Any, db_path: str, base_url: str, gateway_url: str, us
     await client.wait_idle(timeout=60)
     t_idle = time.perf_counter() - t0
     conn.send({"ready": t_ready, "idle": t_idle, "rss_before": rss_before, "rss": rss_bytes()})
+    if os.environ.get("CC_BENCH_GCSAVE"):
+        gc.set_debug(gc.DEBUG_SAVEALL)
     while True:
         msg = await asyncio.to_thread(conn.recv)
         if msg == "stop":
+            if os.environ.get("CC_BENCH_GCSAVE"):
+                _garbage_census()
             break
         if msg == "idle":
             await client.wait_idle(timeout=120)
@@ -419,14 +421,43 @@ async def _bot_main(conn: Any, db_path: str, base_url: str, gateway_url: str, us
 GC_PAUSES: list[tuple[int, float]] = []  # (generation, seconds) of the bot process's collections
 
 
+def _garbage_census() -> None:
+    """What the bot's collections freed since it was ready (CC_BENCH_GCSAVE=1 kept it all), by type, and
+    what is still tracked, by generation: where cycles and long-lived containers come from."""
+    import collections
+
+    def census(objects: list[Any]) -> list[tuple[str, int]]:
+        kinds = collections.Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in objects)
+        return kinds.most_common(25)
+
+    print(f"freed by the collector: {len(gc.garbage)} objects", file=sys.stderr)
+    for kind, n in census(gc.garbage):
+        print(f"  {n:7d} {kind}", file=sys.stderr)
+    gc.set_debug(0)
+    gc.garbage.clear()
+    gc.collect()
+    for generation in range(3):
+        tracked = gc.get_objects(generation)
+        print(f"tracked in generation {generation}: {len(tracked)} objects", file=sys.stderr)
+        for kind, n in census(tracked):
+            print(f"  {n:7d} {kind}", file=sys.stderr)
+
+
 def _time_gc() -> None:
     started: list[float] = []
+    sizes: list[int] = []
 
     def callback(phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
+            if os.environ.get("CC_BENCH_GCINFO"):
+                sizes[:] = [len(gc.get_objects(g)) for g in range(3)]
             started[:] = [time.perf_counter()]
         elif started:
-            GC_PAUSES.append((info["generation"], time.perf_counter() - started[0]))
+            took = time.perf_counter() - started[0]
+            GC_PAUSES.append((info["generation"], took))
+            if os.environ.get("CC_BENCH_GCINFO"):
+                gen, freed = info["generation"], info["collected"]
+                print(f"gc: gen {gen}, {took * 1000:.2f} ms, freed {freed}, generations {sizes}", file=sys.stderr)
 
     gc.callbacks.append(callback)
 

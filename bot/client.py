@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import hashlib
 import json
 import logging
@@ -15,6 +14,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from .collector import Collector
 from .config import Settings
 from .games import picture, presentations
 from .health import HealthServer, Readiness
@@ -33,8 +33,6 @@ log = logging.getLogger(__name__)
 
 
 SWITCH_INTERVAL = 0.001  # seconds; CPython's default is 0.005
-_gc_frozen = False  # gc.freeze() once per process, after the first on_ready
-GC_YOUNG = 10_000  # container allocations between young collections (CPython: 700): a move answers between them
 
 
 def intents() -> discord.Intents:
@@ -79,6 +77,7 @@ class GameBot(commands.Bot):
         self._health: HealthServer | None = None
         self.db.on_notify(self._notified)  # another process queued messages or timers
         self._warming: asyncio.Task[None] | None = None
+        self.collector = Collector()
         # Application command ids by top-level name, and every command's path (for clickable mentions).
         self.command_ids: dict[str, int] = {}
         self.command_paths: set[str] = set()
@@ -140,6 +139,7 @@ class GameBot(commands.Bot):
             self._warming.cancel()
         await self.scheduler.stop()
         await self.delivery.stop()
+        await self.collector.stop()
         await super().close()
         await self.db.close()
         if self._health is not None:
@@ -164,18 +164,15 @@ class GameBot(commands.Bot):
             self.readiness.down(0)
 
     async def on_ready(self) -> None:
-        global _gc_frozen
         if not self.shard_plan.sharded:
             self.readiness.up(0)
         log_ready(self, self.db.path)
-        if not _gc_frozen:
-            # What start-up loaded (modules, the guild caches) lives as long as the process: move it out of
-            # the collector's reach, or every full collection walks it all and pauses the loop (~50 ms with
-            # 500 games' channels and members cached, measured in bench/interaction_latency.py).
-            _gc_frozen = True
-            gc.collect()
-            gc.freeze()
-            gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
+        # What start-up loaded (modules, the guild caches) is frozen, and collections run between
+        # interactions from now on (bot/collector.py).
+        self.collector.start()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.collector.touch()
 
     def command_payload(self) -> list[dict[str, Any]]:
         return [c.to_dict(self.tree) for c in self.tree._get_all_commands()]
