@@ -7,6 +7,7 @@ offer the caller's legal choices only, from `choices.LEGAL`, narrowed by the opt
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Callable, Iterable
@@ -45,6 +46,14 @@ if TYPE_CHECKING:
     from .presentation import CrimopolisPresentation
 
 log = logging.getLogger(__name__)
+
+
+async def settled(task: asyncio.Future[Any]) -> BaseException | None:
+    """Wait for `task` to end; what it raised, if anything (then counted as seen)."""
+    await asyncio.wait((task,))
+    if task.cancelled():
+        return asyncio.CancelledError()
+    return task.exception()
 KIND = "crimopolis"
 Choice = app_commands.Choice
 
@@ -180,10 +189,20 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         return None if value in (None, "") else str(value)
 
     async def _play(self, interaction: discord.Interaction, build: moves.Build, game: str | None) -> None:
-        """Defer (Discord's 3 seconds), send the action, answer with what was done and what follows."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        """Defer (Discord's 3 seconds), send the action, answer with what was done and what follows.
+
+        The deferral goes first, and the action is played while Discord takes it: the answer does not also
+        wait for that round trip. An action whose deferral Discord refused (it came too late) stays played,
+        as a move handed to a host would; the board and /crimopolis status show it (docs/crimopolis/bot.md)."""
+        deferral = asyncio.ensure_future(interaction.response.defer(ephemeral=True, thinking=True))
         caller = caller_of(interaction)
-        played, fresh = await moves.play_now(self.host, caller, build, game)
+        try:
+            played, fresh = await moves.play_now(self.host, caller, build, game)
+        finally:
+            refused = await settled(deferral)  # the follow-up and a refusal's answer both come after it
+        if refused is not None:
+            log.warning("Discord refused the deferral of interaction %s (%s); its action stands", interaction.id, refused)
+            return
         await self._after(interaction, caller, played, fresh)
 
     async def _after(self, interaction: discord.Interaction, caller: Caller, played: Played, fresh: bool) -> None:
