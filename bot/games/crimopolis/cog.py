@@ -47,6 +47,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# Turns of the event loop before a request is on its way: discord.py's, then aiohttp's body writer (a task of
+# its own before Python 3.12), which also sends the headers it held back.
+WRITES = 2
+
 
 async def settled(task: asyncio.Future[Any]) -> BaseException | None:
     """Wait for `task` to end; what it raised, if anything (then counted as seen)."""
@@ -195,13 +199,15 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         wait for that round trip. An action whose deferral Discord refused (it came too late) stays played,
         as a move handed to a host would; the board and /crimopolis status show it (docs/crimopolis/bot.md)."""
         deferral = asyncio.ensure_future(interaction.response.defer(ephemeral=True, thinking=True))
+        for _ in range(WRITES):  # the deferral's request is written before the step holds the loop
+            await asyncio.sleep(0)
         caller = caller_of(interaction)
         try:
             played, fresh = await moves.play_now(self.host, caller, build, game)
         finally:
             refused = await settled(deferral)  # the follow-up and a refusal's answer both come after it
         if refused is not None:
-            log.warning("Discord refused the deferral of interaction %s (%s); its action stands", interaction.id, refused)
+            log.warning("Discord refused the deferral of interaction %s (%s); it was played", interaction.id, refused)
             return
         await self._after(interaction, caller, played, fresh)
 
