@@ -14,17 +14,19 @@ from rules.contract import Game
 
 
 class PublicViews:
-    # States: each running game's latest (read again by its next move, however many games moved between) and a
-    # step's new one; at 500 games, 64 made half the reads misses. A view and its state are a few KB each.
-    KEPT = 1024
+    # States, the least recently read out first: each running game's latest is read again by its next move,
+    # however many games moved between (at 500 games, 64 made half the reads misses). A view is 8 KiB
+    # (Organized Crime) to 23 KiB (Crimopolis); its state is mostly the one the host keeps anyway.
+    KEPT = 512
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self._seen: dict[int, tuple[Any, dict[str, Any]]] = {}  # id(state) -> (the state, kept alive; view)
 
     def __call__(self, state: Any) -> dict[str, Any]:
-        found = self._seen.get(id(state))
+        found = self._seen.pop(id(state), None)
         if found is not None and found[0] is state:
+            self._seen[id(state)] = found  # read again: now the last out
             return found[1]
         view = dict(self.game.view(state, None))
         if len(self._seen) >= self.KEPT:
