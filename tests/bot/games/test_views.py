@@ -54,17 +54,3 @@ def test_it_keeps_a_bounded_number() -> None:
     views(states[0])  # the oldest went first
     assert game.views == len(states) + 1
 
-
-def test_a_state_read_again_goes_last() -> None:
-    game = Counting()
-    views = PublicViews(game)  # type: ignore[arg-type]
-    states = [{"turn": i} for i in range(PublicViews.KEPT)]
-    for state in states:
-        views(state)
-    views(states[0])  # a hot game's state, read again
-    views({"turn": -1})  # one more: the least recently read goes, states[1]
-    assert game.views == len(states) + 1
-    views(states[0])
-    assert game.views == len(states) + 1
-    views(states[1])
-    assert game.views == len(states) + 2
