@@ -45,3 +45,11 @@ async def finish(aw: Awaitable[_T]) -> _T:
             task.exception()  # retrieved, so it is not logged as lost: the cancellation is what the caller sees
         raise asyncio.CancelledError
     return task.result()
+
+
+async def settled(task: asyncio.Future[_T]) -> BaseException | None:
+    """Wait for `task` to end, without raising; what it raised, if anything (so never "not retrieved")."""
+    await asyncio.wait((task,))
+    if task.cancelled():
+        return asyncio.CancelledError()
+    return task.exception()

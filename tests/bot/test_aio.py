@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.aio import finish, wait_event
+from bot.aio import finish, settled, wait_event
 from bot.host.delivery import Delivery
 from bot.host.scheduler import Scheduler
 from bot.storage.db import Database
@@ -67,6 +67,21 @@ async def test_finish_lets_the_work_end_before_the_cancel_is_raised() -> None:
         await task
     assert ended == [True]
     assert await finish(work()) == 7
+
+
+async def test_settled_gives_what_a_task_raised_without_raising_it() -> None:
+    async def fails() -> None:
+        raise ValueError("no")
+
+    async def works() -> int:
+        return 1
+
+    failed = await settled(asyncio.ensure_future(fails()))
+    assert isinstance(failed, ValueError)
+    assert await settled(asyncio.ensure_future(works())) is None
+    task = asyncio.ensure_future(asyncio.sleep(10))
+    asyncio.get_running_loop().call_soon(task.cancel)
+    assert isinstance(await settled(task), asyncio.CancelledError)
 
 
 async def test_scheduler_and_delivery_stop_when_woken_at_the_moment_of_stopping(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from rules.crimopolis import GAME
 
+from ...aio import settled
 from ...host import (
     GAME_HELP,
     HostOptions,
@@ -47,19 +48,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+KIND = "crimopolis"
+Choice = app_commands.Choice
 # Turns of the event loop before a request is on its way: discord.py's, then aiohttp's body writer (a task of
 # its own before Python 3.12), which also sends the headers it held back.
 WRITES = 2
-
-
-async def settled(task: asyncio.Future[Any]) -> BaseException | None:
-    """Wait for `task` to end; what it raised, if anything (then counted as seen)."""
-    await asyncio.wait((task,))
-    if task.cancelled():
-        return asyncio.CancelledError()
-    return task.exception()
-KIND = "crimopolis"
-Choice = app_commands.Choice
 
 HELP = """\
 **Crimopolis** — 2 to 5 gangs crawl an unbounded city: explore, occupy, take over, do jobs; first to the \
