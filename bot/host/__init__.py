@@ -13,6 +13,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from ..aio import settled
 from ..storage import Storage
 from ..storage.models import ENDED, LOBBY, RUNNING, GameRow, HostOptions, SeatRow
 from .buttons import JOIN, LEAVE, START
@@ -192,6 +193,7 @@ __all__ = [
     "players_text",
     "reminder_at",
     "send_ephemeral",
+    "settled",
     "timestamp",
     "user_message",
 ]

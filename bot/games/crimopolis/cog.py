@@ -19,7 +19,6 @@ from discord.ext import commands
 
 from rules.crimopolis import GAME
 
-from ...aio import settled
 from ...host import (
     GAME_HELP,
     HostOptions,
@@ -30,6 +29,7 @@ from ...host import (
     caller_of,
     defer_public,
     game_choices,
+    settled,
     timestamp,
 )
 from . import moves, rules_pages, texts
