@@ -171,8 +171,11 @@ class GameBot(commands.Bot):
         # interactions from now on (bot/collector.py).
         self.collector.start()
 
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        self.collector.touch()
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # Not an on_interaction listener: discord.py would start a task for it at every interaction.
+        if event_name == "interaction":
+            self.collector.touch()
+        super().dispatch(event_name, *args, **kwargs)
 
     def command_payload(self) -> list[dict[str, Any]]:
         return [c.to_dict(self.tree) for c in self.tree._get_all_commands()]

@@ -131,6 +131,31 @@ async def test_the_bot_runs_one_and_each_interaction_makes_the_moment_busy(tmp_p
     bot = GameBot(tmp_path / "bot.db")
     clock = Clock()
     bot.collector.clock = clock
+    bot.collector.last_interaction = clock.now
     clock.now += 5
-    await bot.on_interaction(None)  # type: ignore[arg-type]  # the collector reads nothing of it
+    bot.dispatch("guild_available_somewhere")  # any other event leaves the moment quiet
+    assert bot.collector.last_interaction < clock.now
+    bot.dispatch("interaction", None)  # as discord.py does for each INTERACTION_CREATE
     assert bot.collector.last_interaction == clock.now
+
+
+async def test_a_running_bot_collects_its_own_garbage_and_hears_every_interaction(tmp_path: Path) -> None:
+    from bot import Settings, create_bot
+    from tests.fakediscord import FakeDiscord
+
+    async with FakeDiscord() as fd:
+        guild = fd.add_guild("Collectors")
+        channel = guild.add_text_channel("games")
+        member = guild.add_member("ann")
+        bot = create_bot(tmp_path / "bot.db", Settings(command_sync="global"))
+        fd.start(bot)
+        await fd.wait_ready()
+        assert not gc.isenabled()  # the bot's own collections from on_ready on
+        before = bot.collector.last_interaction
+        await asyncio.sleep(0.01)
+        reply = await fd.slash(member, channel, "crimopolis help")
+        assert reply.text()
+        assert bot.collector.last_interaction > before
+        await bot.close()
+        fd.detach(bot)
+    assert gc.isenabled()
