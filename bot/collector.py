@@ -83,15 +83,19 @@ class Collector:
         now = self.clock()
         since = now - self.last_whole
         if since >= self.at_most or (since >= self.every and now - self.last_interaction >= self.quiet):
-            gc.unfreeze()
-            gc.collect()
-            gc.freeze()
-            self.last_whole = now
-            self.whole_runs += 1
+            self.collect_whole()
         elif gc.get_count()[0] >= self.young:
             gc.collect(0)
             gc.freeze()
             self.young_runs += 1
+
+    def collect_whole(self) -> None:
+        """The whole heap, frozen part included; what survives is frozen again."""
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        self.last_whole = self.clock()
+        self.whole_runs += 1
 
     async def _run(self) -> None:
         while True:
