@@ -65,8 +65,10 @@ def install(client: Any) -> None:
         parse(data)
 
     def create_interaction_response(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if "submit" in _current:  # a move (a ping or an autocomplete submits nothing)
-            _current["answered"] = _now() - _current.pop("t0")
+        t0 = _current.pop("t0", None)
+        # A move (a ping or an autocomplete submits nothing); without t0, two interactions overlapped: not counted.
+        if "submit" in _current and t0 is not None:
+            _current["answered"] = _now() - t0
             _moves.append(dict(_current))
         _current.clear()
         return respond(self, *args, **kwargs)

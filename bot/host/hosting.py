@@ -153,7 +153,13 @@ class Hosting:
                 rows = await clocks_repo.clocks(conn, game.id)
                 rows = clocks.pause(rows, now) if paused else clocks.resume(rows, now)
                 await clocks_repo.replace_clocks(conn, game.id, rows)
-                await games_repo.update_game(conn, game.id, paused=int(paused))
+                if paused:
+                    await games_repo.update_game(conn, game.id, paused=1, paused_at=now)
+                else:  # the open decision's paused time so far (GameRow.open_for)
+                    spent = game.open_for(now)
+                    opened = game.step_opened_at if game.step_opened_at is not None else now
+                    paused_for = max(0.0, now - opened - (spent or 0.0))
+                    await games_repo.update_game(conn, game.id, paused=0, paused_at=None, paused_for=paused_for)
                 game = await reload(conn, game.id)
                 await self.stepper.schedule_clock(conn, game, rows, now)
                 if not paused:

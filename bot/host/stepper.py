@@ -213,6 +213,7 @@ class Stepper:
         }
         if opened:
             fields["step_opened_at"] = now
+            fields["paused_for"] = 0.0  # a pause still on counts for the new decision from now (open_for)
         if results is not None or pending is None:
             fields.update(status=ENDED, ended_at=now, results_json=dumps(results))
         await games_repo.move_on(conn, game.id, game.version, **fields)  # Conflict when someone else did
@@ -232,6 +233,7 @@ class Stepper:
             step=step,
             pending=None if pending is None else Pending.from_json(loads(fields["pending_json"])),
             step_opened_at=now if opened else game.step_opened_at,
+            paused_for=0.0 if opened else game.paused_for,
             status=fields.get("status", game.status),
             ended_at=fields.get("ended_at", game.ended_at),
             results=loads(fields["results_json"]) if "results_json" in fields else game.results,

@@ -21,6 +21,8 @@ _UPDATABLE = frozenset(
         "pending_json",
         "step_opened_at",
         "paused",
+        "paused_at",
+        "paused_for",
         "results_json",
         "season_id",
         "started_at",

@@ -102,10 +102,34 @@ class GameRow:
     started_at: float | None
     ended_at: float | None
     lobby_message_id: int | None = None
+    paused_at: float | None = None  # when the clock was last paused (None while it runs)
+    paused_for: float = 0.0  # seconds the open decision spent paused, up to the last resume
 
     @property
     def active(self) -> bool:
         return self.status != ENDED
+
+    def open_for(self, now: float) -> float | None:
+        """Seconds the open decision's clock has run since it opened, pauses left out (None: no decision).
+
+        >>> from dataclasses import replace
+        >>> g = GameRow(1, "k", 1, 1, 1, "running", {}, HostOptions(), None, 0, None, None, 1, 1, None, 100.0,
+        ...             False, None, None, 0.0, 0.0, None)
+        >>> g.open_for(160.0)
+        60.0
+        >>> replace(g, paused=True, paused_at=130.0).open_for(160.0)
+        30.0
+        >>> replace(g, paused_for=20.0).open_for(160.0)
+        40.0
+        >>> replace(g, paused=True, paused_at=50.0).open_for(160.0)  # paused before the decision opened
+        0.0
+        """
+        if self.step_opened_at is None:
+            return None
+        paused = self.paused_for
+        if self.paused and self.paused_at is not None:
+            paused += now - max(self.paused_at, self.step_opened_at)
+        return max(0.0, now - self.step_opened_at - paused)
 
     @staticmethod
     def from_row(r: Row) -> GameRow:
@@ -134,6 +158,8 @@ class GameRow:
             started_at=r["started_at"],
             ended_at=r["ended_at"],
             lobby_message_id=r["lobby_message_id"],
+            paused_at=r["paused_at"],
+            paused_for=r["paused_for"] or 0.0,
         )
 
 

@@ -113,10 +113,10 @@ def bargain_guard(host: Host, turn: Turn, action: Act) -> None:
     pending = turn.game.pending
     if action.get("act") != "call_vote" or pending is None or pending.decision != "bargain":
         return
-    opened = turn.game.step_opened_at
-    if opened is None:
+    ran = turn.game.open_for(host.clock())  # a pause does not count as bargaining time
+    if ran is None:
         return
-    left = deadlines(turn.game.settings)["bargain_minimum"] - (host.clock() - opened)
+    left = deadlines(turn.game.settings)["bargain_minimum"] - ran
     if left > 0:
         wait = f"{left:.0f} seconds" if left < 120 else f"{left / 60:.0f} minutes"
         raise Refused("too_early", f"`callvote` — the vote cannot be called yet: bargaining gets ample time "

@@ -54,6 +54,25 @@ async def test_the_vote_waits_for_ample_time_then_the_clock_calls_it(table: Tabl
         assert "vote in meeting 1" in t.dm_texts(who[seat])[-1] and "sealed" in t.dm_texts(who[seat])[-1]
 
 
+async def test_a_pause_does_not_count_as_ample_time(table: Table, monkeypatch) -> None:
+    # Q22 as a fair host would clock it: the minimum is of bargaining time, so time paused is left out.
+    fixed_chance(monkeypatch, "four-47")
+    t = table
+    await open_game(t, NAMES, ballots="sealed", round_cap=3, bargain_minimum_minutes=0.01)
+    await play_out(t, Random(4), panel_share=0.5, picker=pick_social, until=lambda st: st["phase"] == "bargain")
+    caller = (await state_of(t))["meeting"]["caller"]
+    who = await seats(t)
+    assert "Every clock is stopped" in (await oc(t, t.host, "admin pause")).text()
+    await asyncio.sleep(0.8)  # longer than the minimum of 0.6 s, all of it paused
+    assert "run again" in (await oc(t, t.host, "admin resume")).text()
+    early = await oc(t, who[caller], "meeting callvote")
+    assert "cannot be called yet" in early.text(), early.text()
+    await asyncio.sleep(0.7)
+    called = await oc(t, who[caller], "meeting callvote")
+    assert "cannot be called yet" not in called.text(), called.text()
+    assert (await state_of(t))["phase"] != "bargain"
+
+
 async def test_silence_in_the_penalty_window_declines(table: Table, monkeypatch) -> None:
     fixed_chance(monkeypatch, "four-47")
     t = table
