@@ -660,11 +660,15 @@ class Run:
         me = s.pl[q]
         me.prestige += amount
         self.emit("prestige", {"player": q, "amount": amount, "reason": reason, "total": me.prestige})
-        if s.phase == PLAY and s.final is None and me.prestige >= s.opts.target_prestige:
+        if s.phase != PLAY or s.final is not None:
+            return
+        # R100/E18: checked after every gain, anyone's; a start may hold a player at T already (the gainer first).
+        at = [p for p in (q, *s.players) if s.pl[p].prestige >= s.opts.target_prestige]
+        if at:
             assert s.active is not None
             last = s.seat_before(s.active)
-            s.final = {"triggered_by": q, "on_turn_of": s.active, "last": last}
-            self.emit("final_round", {"player": q, "last": last})
+            s.final = {"triggered_by": at[0], "on_turn_of": s.active, "last": last}
+            self.emit("final_round", {"player": at[0], "last": last})
 
     def add_bodies(self, q: str, k: int) -> int:
         s = self.s

@@ -99,6 +99,33 @@ def test_e8_abort_with_an_empty_job_deck_draws_only_the_aborted_card() -> None:
     assert state["pending"] == {"kind": "turn", "player": "ann"} and state["players"]["ann"]["jobs"] == 24
 
 
+def _started_at_t(holder: str) -> dict[str, Any]:
+    """CITY-A on turn 9 with `holder` at 25 prestige (T = 21) and no final round: ann does J01 (+2), then ends."""
+    jobs = {"ann": ["J01", "J37"], "ben": ["J03", "J38"]}
+    doc = city_a(
+        turn={"player": "ann", "hours": 7, "number": 9},
+        final=None,
+        gangsters={"0,0": {"ann": 1}, "h:0,1": {"ann": 2}, "3,0": {"ben": 1}},
+        players={p: {"jobs": cards} | ({"prestige": 25} if p == holder else {}) for p, cards in jobs.items()},
+        decks={"newsflashes": ["N01"]},
+    )
+    doc["steps"] = [act("ann", "job", card="J01", block="0,1", from_={"h:0,1": 1}, fortunes=[]), act("ann", "end")]
+    return doc
+
+
+def test_e18_a_start_at_t_waits_for_the_next_gain_of_anyone() -> None:
+    # ben starts at 25 with `final: null`; ann's gain of 2 (to 2) is the next gain, so it rings the bell, and
+    # `final_round` names ben, the one at T: the game ends when ben, the seat before ann, ends his turn.
+    for holder in ("ben", "ann"):
+        out = replay(_started_at_t(holder))
+        kinds = [e["kind"] for e in out["steps"][0]["events"]]
+        assert kinds.index("final_round") == kinds.index("prestige") + 1, (holder, kinds)
+        bell = strip(events(out["steps"][0], "final_round")[0])
+        assert bell == {"kind": "final_round", "player": holder, "last": "ben"}, bell
+        state = out["steps"][0]["state"]
+        assert state["final"] == {"triggered_by": holder, "on_turn_of": "ann", "last": "ben"}, state["final"]
+
+
 def test_e19_a_bombed_block_is_named_by_its_id() -> None:
     doc = city_a(
         gangsters={"0,0": {"ann": 1}, "h:2,1": {"ann": 1}, "3,0": {"ben": 1}, "2,1": {"ben": 2}},
