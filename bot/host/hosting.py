@@ -244,11 +244,12 @@ class Hosting:
         kind: str,
         old: Member,
         new: Member,
-        brief: Callable[[GameRow, Roster, str, Any, list[Any]], str],
+        brief: Callable[[GameRow, Roster, str, Any, list[Any], float | None], str],
         game_opt: str | None = None,
     ) -> tuple[GameRow, Roster, str]:
-        """Hand `old`'s seat to `new`; the new holder gets `brief(game, roster, seat, state, learned)` by DM:
-        the seat's secrets, and what the seat learned so far (its private events)."""
+        """Hand `old`'s seat to `new`; the new holder gets `brief(game, roster, seat, state, learned, deadline_at)`
+        by DM: the seat's secrets, what the seat learned so far (its private events), and the open decision's
+        deadline (None: none, or the game is paused)."""
         game = await self._game(caller, kind, game_opt)
         async with self.locks(game.id):
             async with self.db.transaction() as conn:
@@ -281,7 +282,9 @@ class Hosting:
                 if game.state is not None:
                     state = self.stepper.states.get(self.presentations[kind].game, game)
                 learned = await log_repo.events_for(conn, game.id, seat, private_only=True)
-                text = brief(game, roster, seat, state, learned)
+                run = clocks.running(await clocks_repo.clocks(conn, game.id))
+                deadline_at = None if run is None or game.paused else run.deadline_at
+                text = brief(game, roster, seat, state, learned, deadline_at)
                 messages: list[Message] = [DM(seat, text, member=new.user_id if stays else None)]
                 replaced = getattr(self.presentations[kind], "seat_replaced", None)
                 if replaced is not None:

@@ -112,8 +112,9 @@ class Presentation(Protocol):
     """A game's presentation, registered under its rules id (bot/games/__init__.py).
 
     Optional members the host uses when present: `decision_title(pending)`, `lobby_closed(game)`,
-    `seat_replaced(game, old, new)`, `brief(game, roster, seat, state, learned)` (what a new holder of a
-    seat is told), `adopt_legacy(conn)`, and for the buttons the host puts on posts and DMs:
+    `seat_replaced(game, old, new)`, `brief(game, roster, seat, state, learned, deadline_at)` (what a new
+    holder of a seat is told; `deadline_at` is the open decision's, None without one or while paused),
+    `adopt_legacy(conn)`, and for the buttons the host puts on posts and DMs:
     `status_reply(host, caller, game_id)`, `submit_reply(host, caller, game_id)`,
     `history_reply(host, caller)`, `answer_reply(host, caller, game_id, step, index)` (each an awaitable
     `Reply`), and `lobby_text(game, roster)`."""

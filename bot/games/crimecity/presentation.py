@@ -350,7 +350,9 @@ class CrimeCityPresentation:
     def seat_replaced(self, game: GameRow, old: Member, new: Member) -> list[Message]:
         return [Post(f"**Crime City**: {new.display_name} takes over {old.display_name}'s seat.")]
 
-    def brief(self, game: GameRow, roster: Roster, seat: str, state: Any, learned: Sequence[Any]) -> str:
+    def brief(
+        self, game: GameRow, roster: Roster, seat: str, state: Any, learned: Sequence[Any], deadline_at: float | None
+    ) -> str:
         """Everything the seat knows: character, role, goal and private results so far."""
         lines = [f"**Crime City** (<#{game.channel_id}>): you now hold a seat in this game."]
         view = None if state is None else GAME.view(state, seat)
@@ -360,6 +362,8 @@ class CrimeCityPresentation:
             lines.extend(learned_lines(learned, roster))
         elif game.pending is not None and game.pending.decision == DRAFT:
             lines.append("The draft is open: submit with /crimecity draft.")
+        if game.pending is not None and (game.paused or deadline_at is not None):
+            lines.append("The clock is paused." if game.paused else f"Deadline: {texts.timestamp(deadline_at)}.")
         return "\n".join(lines)
 
 

@@ -182,7 +182,9 @@ class CrimopolisPresentation:
     def seat_replaced(self, game: GameRow, old: Member, new: Member) -> list[Message]:
         return [Post(f"{texts.TITLE}: {new.display_name} takes over {old.display_name}'s seat.")]
 
-    def brief(self, game: GameRow, roster: Roster, seat: str, state: Any, learned: Sequence[Any]) -> str:
+    def brief(
+        self, game: GameRow, roster: Roster, seat: str, state: Any, learned: Sequence[Any], deadline_at: float | None
+    ) -> str:
         """What the new holder of a seat is told: its colour, hands, destinies and reaction preference."""
         lines = [f"{texts.TITLE} (<#{game.channel_id}>): you now hold a seat in this game."]
         if state is not None:
@@ -191,7 +193,7 @@ class CrimopolisPresentation:
             n = Names(roster.name_of, view)
             lines.append(f"Seat {me['seat']} ({me['color']}): prestige {me['prestige']}, bodies {me['bodies']}.")
             lines += texts.hand_lines(view["private"][seat])
-            lines.append(texts.turn_line(view, n, None, game.paused))
+            lines.append(texts.turn_line(view, n, deadline_at, game.paused))
         members = roster.members_of(seat)
         line = f"Reactions: {WORDS[self.prefs.get(game.id, seat, members)]}"
         if len(members) > 1:  # team mode: who chose what (the newcomer brings the preference of the place)

@@ -236,7 +236,9 @@ class OrganizedCrimePresentation:
 
         return lobby_text(game, roster)
 
-    def brief(self, game: GameRow, roster: Roster, seat: str, state: Any, learned: Sequence[Any]) -> str:
+    def brief(
+        self, game: GameRow, roster: Roster, seat: str, state: Any, learned: Sequence[Any], deadline_at: float | None
+    ) -> str:
         """What the new holder of a seat needs: colour, hand, and the decision awaiting it (commands.md)."""
         lines = [f"**{TITLE}** (<#{game.channel_id}>): you now hold a seat in this game."]
         if state is None:
@@ -252,6 +254,8 @@ class OrganizedCrimePresentation:
         pending = GAME.pending(state)
         if pending is not None and seat in pending.awaited:
             lines.append(f"➡ Your move: {what_to_do(public, seat, pending.decision, names, sealed=sealed(game))}")
+        if pending is not None:
+            lines.append(deadline_words(deadline_at, game.paused))
         del learned
         return "\n".join(lines)
 

@@ -61,6 +61,8 @@ async def test_replace_hands_the_seat_and_its_secrets(table: Table) -> None:
     await t.idle()
     brief = t.dm_texts(zed)[-1]
     assert "The Detective" in brief and "The Pickpocket" in brief and "The Store Clerk has no hidden role" in brief
+    running = await t.bot.db.fetchone("SELECT deadline_at FROM clocks WHERE deadline_at IS NOT NULL")
+    assert f"Deadline: <t:{int(running['deadline_at'])}:f>" in brief, brief
     assert "zed takes over andy's seat" in t.posts()[-1]
     assert_no_secret(t.posts()[-1], "the replacement note")
     gone = await t.cmd(t.players["andy"], "act", first="move vertical detective", second="converse store_clerk")

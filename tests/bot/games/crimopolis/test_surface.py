@@ -176,6 +176,8 @@ async def test_replace_hands_the_seat_over(cp: CpTable, fixed_seed: None) -> Non
     await t.idle()
     brief = t.dm_texts(t.players["eve"])[-1]
     assert "you now hold a seat" in brief and all(c in brief for c in hand["jobs"]) and "Reactions:" in brief
+    running = await t.bot.db.fetchone("SELECT deadline_at FROM clocks WHERE deadline_at IS NOT NULL")
+    assert f"deadline <t:{int(running['deadline_at'])}:" in brief and "paused" not in brief, brief
     assert any("takes over" in p for p in t.posts()[-2:])
     status = await t.cmd(t.players["eve"], "status")
     assert all(c in status.text() for c in hand["jobs"])

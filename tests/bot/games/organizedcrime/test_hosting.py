@@ -170,6 +170,8 @@ async def test_replace_and_the_exporting_host_who_plays(table: Table, monkeypatc
     assert "you now hold a seat" in brief and "Your hand:" in brief
     if andy_seat in GAME.pending(await state_of(t)).awaited:
         assert "Your move:" in brief
+    running = await t.bot.db.fetchone("SELECT deadline_at FROM clocks WHERE deadline_at IS NOT NULL")
+    assert f"Deadline: <t:{int(running['deadline_at'])}:R>" in brief, brief
     assert "takes over andy's seat" in t.posts()[-1]
     refused = await oc(t, t.players["andy"], "status")
     assert "not a player" in refused.text()
