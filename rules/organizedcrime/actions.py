@@ -115,7 +115,7 @@ def _typed(value: Any, kind: str, players: list[str], c: Content, at: str) -> No
     if kind in ("player", "player?") and value not in players:
         raise FormatError(f"{at}: unknown player {value!r}")
     if kind == "piece":
-        m = PIECE.match(value)
+        m = PIECE.fullmatch(value)
         if m is None or m.group(1) not in players:
             raise FormatError(f"{at}: not a piece PLAYER:N of a known player: {value!r}")
     if kind == "space" and value not in c.kinds:

@@ -81,6 +81,7 @@ class Engine:
     def begin_setup(self, bases: dict[str, int] | None, first: str | None) -> None:
         st = self.st
         st["phase"] = "choose_base"
+        st["first"] = first  # a first player the file names is known from the start; a rolled one after R10
         if bases:
             for p in st["players"]:
                 self.place_base(p, bases[p])

@@ -103,7 +103,7 @@ class Header:
             raise FormatError(f"content: the loaded board is {c.board_id!r}, not {doc['content']!r}")
         players = _lst(doc.get("players"), "players")
         for i, p in enumerate(players):
-            if not isinstance(p, str) or not PLAYER_ID.match(p):
+            if not isinstance(p, str) or not PLAYER_ID.fullmatch(p):
                 raise FormatError(f"players[{i}]: not a valid player id: {p!r}")
         if len(set(players)) != len(players):
             raise FormatError("players: the ids must be distinct")

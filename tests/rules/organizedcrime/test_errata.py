@@ -152,7 +152,8 @@ def test_e34_tied_groups_are_settled_depth_first() -> None:
     rolls = [(e["player"], e["total"]) for e in out["prelude"] if e["kind"] == "setup_roll"]
     assert rolls == [(G, 7), (Y, 7), (W, 5), (R, 5), (G, 4), (Y, 4), (G, 3), (Y, 6), (W, 12), (R, 2)]
     assert out["setup"]["base_order"] == [Y, G, W, R]
-    assert out["setup"]["first"] is None and out["pending"]["players"] == [Y]
+    # the file names the first player: known from the start, while the Home Bases are still being chosen
+    assert out["setup"]["first"] == G and out["state"]["first"] == G and out["pending"]["players"] == [Y]
 
 
 def test_e38_limits_keep_their_arrival_order() -> None:

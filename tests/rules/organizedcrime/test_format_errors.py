@@ -44,6 +44,8 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
     ("five players", _with("players", ["a", "b", "c", "d", "e"]), "players"),
     ("repeated player", _with("players", ["green", "green", "white"]), "players"),
     ("bad player id", _with("players", ["green", "yel low", "white"]), "players[1]"),
+    ("player id with a newline", _with("players", ["green", "yellow\n", "white"]), "players[1]"),
+    ("piece with a newline", _with("actions.0.piece", "green:1\n"), "actions[0].piece"),
     ("options type", _with("options", []), "options"),
     ("ballots", _with("options.ballots", "secret"), "options.ballots"),
     ("round cap", _with("options.round_cap", 0), "options.round_cap"),
