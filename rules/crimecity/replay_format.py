@@ -100,6 +100,9 @@ def _unique(items: Sequence[Hashable], where: str) -> None:
         seen.add(x)
 
 
+NAMED_FIELDS = ("direction", "character", "friend", "target", "destination", "player")
+
+
 def parse_action(v: Any, players: tuple[str, ...], where: str) -> Action:
     d = _obj(v, where)
     if "kind" not in d:
@@ -108,16 +111,19 @@ def parse_action(v: Any, players: tuple[str, ...], where: str) -> Action:
     if not isinstance(kind, str) or kind not in KINDS:
         raise _fail(f"{where}.kind", f"unknown action kind {kind!r}")
     f: dict[str, Any] = {}
-    if "direction" in d and d["direction"] is not None:
+    for name in NAMED_FIELDS:  # a field given is a string: null is a wrong JSON type, not an absent field
+        if name in d and d[name] is None:
+            raise _fail(f"{where}.{name}", "must be a string, not null")
+    if "direction" in d:
         if not isinstance(d["direction"], str) or d["direction"] not in DIRECTIONS:
             raise _fail(f"{where}.direction", f"unknown direction {d['direction']!r}")
         f["direction"] = d["direction"]
     for name in ("character", "friend", "target"):
-        if name in d and d[name] is not None:
+        if name in d:
             f[name] = character(d[name], f"{where}.{name}")
-    if "destination" in d and d["destination"] is not None:
+    if "destination" in d:
         f["destination"] = location(d["destination"], f"{where}.destination")
-    if "player" in d and d["player"] is not None:
+    if "player" in d:
         f["player"] = _player(d["player"], players, f"{where}.player")
     return Action(kind, extra=bool(set(d) - ACTION_FIELDS), **f)
 
@@ -213,12 +219,13 @@ def parse_replay(doc: Any) -> ReplayInput:
         raise _fail("draft", "give exactly one of 'draft' and 'seats'")
     placements: tuple[str, ...] = ()
     draft = seats = None
-    if has_draft:
-        if d.get("placements") is None:
-            raise _fail("placements", "is required with 'draft'")
+    if has_draft and d.get("placements") is None:
+        raise _fail("placements", "is required with 'draft'")
+    if d.get("placements") is not None:  # read with `seats` too: an unknown player is a format error anywhere
         pl = [_player(p, players, "placements") for p in _list(d["placements"], "placements")]
         _unique(pl, "placements")
         placements = tuple(pl) + tuple(p for p in players if p not in pl)
+    if has_draft:
         draft = _parse_draft(d["draft"], players, garnets)
     else:
         seats = _parse_seats(d["seats"], players)
@@ -280,6 +287,10 @@ def apply_start(state: GameState, start: dict[str, Any]) -> GameState:
     for p, keys in _obj(start.get("cooldowns", {}), "start.cooldowns").items():
         _player(p, players, "start.cooldowns")
         cds[p] = frozenset(_parse_key(k, f"start.cooldowns.{p}") for k in _list(keys, f"start.cooldowns.{p}"))
+        own = f"ability:{state.own(p).value}"
+        for k in sorted(cds[p]):
+            if k.startswith("ability:") and k != own:
+                raise _fail(f"start.cooldowns.{p}", f"{k!r}: a player's ability key names their own character ({own})")
     changes["cooldowns"] = cds
     progress = dict(state.progress)
     for p, raw in _obj(start.get("progress", {}), "start.progress").items():
@@ -288,7 +299,7 @@ def apply_start(state: GameState, start: dict[str, Any]) -> GameState:
         pr = _obj(raw, w)
         stolen = frozenset(character(c, f"{w}.stolen") for c in _list(pr.get("stolen", []), f"{w}.stolen"))
         bank = _int(pr.get("bank_turns", 0), f"{w}.bank_turns", 0)
-        stage = _int(pr.get("fraud_stage", 0), f"{w}.fraud_stage", 0)
+        stage = _int(pr.get("fraud_stage", 0), f"{w}.fraud_stage", 0, rnd - 1)  # 0, or a round before this one
         progress[p] = Progress(stolen, bank, stage)
     changes["progress"] = progress
     completed = {}

@@ -77,8 +77,9 @@ def final_results(state: GameState, ended_after_round: int | None = None) -> Res
             ec = tied[0]
         else:
             pending = {"deciders": players, "candidates": tied, "unanimous": True}
-    if ended_after_round is None:
-        ended_after_round = state.round
+    if ended_after_round is None:  # R82: the round that brought the fourth completion, else the last round
+        done = sorted(state.completed.values())
+        ended_after_round = done[3] if len(done) >= 4 else state.round
     return Results(ended_after_round, groups, awards, final, tol, ec, pending)
 
 

@@ -66,6 +66,16 @@ BAD = [
     ("rounds_total", lambda d: d.update(rounds_total=9)),
     ("rounds[1]", lambda d: d.update(rounds_total=1)),
     ("start.positions", lambda d: d.update(start={"positions": {"policeman": "bank"}})),
+    # replay.md "Unknown identifiers ... are format errors": placements are read with `seats` too
+    ("placements", lambda d: d.update(placements=["zed"])),
+    # "wrong JSON types are format errors": null where a character is expected is not an absent field
+    ("rounds[0].andy.actions[0].target", lambda d: d["rounds"][0]["andy"]["actions"][0].update(target=None)),
+    # "`ability:C` (C is the player's own character)"
+    ("start.cooldowns.andy", lambda d: d.update(start={"cooldowns": {"andy": [
+        "ability:" + ("policeman" if d["seats"]["andy"]["character"] != "policeman" else "banker")]}})),
+    # "`fraud_stage` is 0 or the round in which stage one was reached": a round before the start's
+    ("start.progress.andy.fraud_stage",
+     lambda d: d.update(start={"round": 2, "progress": {"andy": {"fraud_stage": 2}}})),
 ]
 
 
@@ -79,6 +89,19 @@ def test_malformed_file_exits_2_naming_the_field(tmp_path: Path, field: str, spo
     assert r.returncode == 2 and r.stdout == ""
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and field in lines[0], r.stderr
+
+
+def test_a_start_already_over_ended_after_the_fourth_completion(tmp_path: Path) -> None:
+    # R82: the game ends after the round that brought the fourth completion, not at the start's round.
+    d = json.loads((GOLDEN / "we1_we3.replay.json").read_text())
+    andy, grunkle, cara, dev = d["players"][:4]
+    d["start"] = {"round": 5, "completed": {andy: 1, grunkle: 2, cara: 3, dev: 3}}
+    d["rounds"] = []
+    f = tmp_path / "over.json"
+    f.write_text(json.dumps(d))
+    r = run("replay", str(f))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["result"]["ended_after_round"] == 3
 
 
 def test_not_json_and_missing_file(tmp_path: Path) -> None:
