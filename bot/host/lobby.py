@@ -268,8 +268,10 @@ class Lobby:
         log.info("game %s: a computer player left the lobby", game.id)
         return game, roster, name
 
-    async def leave(self, caller: Caller, kind: str, *, game_id: int | None = None) -> tuple[GameRow, Roster]:
-        game = await self._find(caller, kind, game_id)
+    async def leave(
+        self, caller: Caller, kind: str, game_opt: str | None = None, *, game_id: int | None = None
+    ) -> tuple[GameRow, Roster]:
+        game = await self._find(caller, kind, game_id, game_opt)
         async with self.locks(game.id), self.db.transaction() as conn:
             game = await reload(conn, game.id)
             roster = Roster(await games_repo.seats(conn, game.id))

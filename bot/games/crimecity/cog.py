@@ -159,10 +159,13 @@ class CrimeCityCog(
         await answer(interaction, f"You joined. {_lobby_line(names)}.{tail}")
 
     @app_commands.command(name="leave", description="Leave the lobby (before the draft).")
-    async def leave(self, interaction: discord.Interaction) -> None:
-        _game, roster = await self.host.lobby.leave(caller_of(interaction), KIND)
+    @app_commands.describe(game=GAME_HELP)
+    async def leave(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        _game, roster = await self.host.lobby.leave(caller_of(interaction), KIND, game)
         names = [roster.name_of(s) for s in roster.seats]
         await answer(interaction, f"You left. {_lobby_line(names)}.")
+
+    leave.autocomplete("game")(_games)
 
     @app_commands.command(name="start", description="Close the lobby and open the draft (host or admin).")
     @app_commands.describe(game=GAME_HELP)

@@ -316,16 +316,22 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         await answer(interaction, f"{joined}. {seats_text(roster)}{tail}", ephemeral=False)
 
     @app_commands.command(name="leave", description="Leave the lobby (before the start).")
-    async def leave(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(game=GAME_HELP)
+    async def leave(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await defer_public(interaction)
-        _game, roster = await self.host.lobby.leave(caller_of(interaction), KIND)
+        _game, roster = await self.host.lobby.leave(caller_of(interaction), KIND, game)
         await answer(interaction, f"{interaction.user.display_name} left. {seats_text(roster)}", ephemeral=False)
 
+    leave.autocomplete("game")(_games)
+
     @app_commands.command(name="start", description="Close the lobby and set the city up (host or admin).")
-    async def start(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(game=GAME_HELP)
+    async def start(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await start_game(self.host, caller_of(interaction), None)
+        await start_game(self.host, caller_of(interaction), game)
         await answer(interaction, "The game has started: the seats and the first placement are posted in the channel.")
+
+    start.autocomplete("game")(_games)
 
     # ---- the turn ----------------------------------------------------------------------------------------
 

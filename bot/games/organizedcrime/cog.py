@@ -193,22 +193,29 @@ class OrganizedCrimeCog(
                      ephemeral=living(game))
 
     @app_commands.command(name="leave", description="Leave the lobby (before the start).")
-    async def leave(self, interaction: discord.Interaction) -> None:
-        game, roster = await self.host.lobby.leave(caller_of(interaction), KIND)
+    @app_commands.describe(game=GAME_HELP)
+    async def leave(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        left, roster = await self.host.lobby.leave(caller_of(interaction), KIND, game)
         names = ", ".join(roster.name_of(s) for s in roster.seats) or "nobody"
         await answer(interaction, f"{interaction.user.display_name} left. Players ({len(roster)}/4): {names}.",
-                     ephemeral=living(game))
+                     ephemeral=living(left))
+
+    leave.autocomplete("game")(_games)
 
     @app_commands.command(name="start", description="Close the lobby and start (host): decks, dice, Home Bases.")
-    @app_commands.describe(order="Optional: the players, by mention, in seat order (else the join order)")
-    async def start(self, interaction: discord.Interaction, order: str | None = None) -> None:
+    @app_commands.describe(
+        order="Optional: the players, by mention, in seat order (else the join order)", game=GAME_HELP
+    )
+    async def start(self, interaction: discord.Interaction, order: str | None = None, game: str | None = None) -> None:
         caller = caller_of(interaction)
         if order:
-            await reorder(self.host, caller, _user_ids(order))
-        advance, roster = await self.host.lobby.start(caller, KIND)
+            await reorder(self.host, caller, _user_ids(order), game)
+        advance, roster = await self.host.lobby.start(caller, KIND, game)
         seats = ", ".join(f"{i}. {roster.name_of(s)}" for i, s in enumerate(roster.seats, 1))
         await answer(interaction, f"**Organized Crime** begins (game #{advance.game.id}). Seat order: {seats}. "
                                   "The decks are shuffled and the dice rolled below.", ephemeral=False)
+
+    start.autocomplete("game")(_games)
 
     # ---- the turn ------------------------------------------------------------------------------------
 

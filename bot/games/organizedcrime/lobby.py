@@ -49,10 +49,10 @@ def lobby_text(game: GameRow, roster: Roster) -> str:
     return "\n".join(lines)
 
 
-async def reorder(host: Host, caller: Caller, order: list[int]) -> None:
+async def reorder(host: Host, caller: Caller, order: list[int], game_opt: str | None = None) -> None:
     """Seat order = join order (R3); to seat the players as `order` says, each leaves and joins again in
     that order (the host has no other way to set it). Checked first: exactly the lobby's players."""
-    game = await host.finder.game(caller, KIND)
+    game = await host.finder.game(caller, KIND, game_opt)
     checked: Any = cast(Any, host.finder.require_admin)(game, caller)
     if inspect.isawaitable(checked):  # a coroutine on hosts that check membership too
         await checked
@@ -65,8 +65,8 @@ async def reorder(host: Host, caller: Caller, order: list[int]) -> None:
     for uid in order:
         p = members[uid]
         who = Caller(uid, p.user_name, p.display_name, guild_id=caller.guild_id, channel_id=caller.channel_id)
-        await host.lobby.leave(who, KIND)
-        await host.lobby.join(who, KIND)
+        await host.lobby.leave(who, KIND, game_id=game.id)
+        await host.lobby.join(who, KIND, game_id=game.id)
     after = await host.finder.roster(game.id)
     if [p.user_id for p in after.players] != order:
         raise UserError("The lobby changed while the seats were being ordered; check it and start again.")

@@ -87,6 +87,13 @@ async def test_several_games_need_the_game_option_in_dms(table: Table) -> None:
     assert "Draft submission recorded" in reply.text()
     reply = await t.fd.slash(andy, dm, "crimecity draft", bid=0, game="999999")
     assert "not one of your active games" in reply.text()
+    # commands.md: in a DM the `game` option picks the game, lobby verbs included
+    lobby = next(c["value"] for c in choices if "crime-city-2" in c["name"])
+    refused = await t.fd.slash(andy, dm, "crimecity leave")
+    assert "several games" in refused.text()
+    left = await t.fd.slash(andy, dm, "crimecity leave", game=lobby)
+    assert "You left" in left.text(), left.text()
+    assert "several games" not in (await t.fd.slash(andy, dm, "crimecity status")).text()
 
 
 async def test_help_and_rules(table: Table) -> None:
