@@ -122,7 +122,7 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, (RulesError, Refused)):
-        return f"Not allowed: {error.message}"
+        return f"That is not allowed: {error.message}"
     if isinstance(error, ParseError):
         return f"Could not read that: {error}"
     if isinstance(error, UserError):

@@ -122,8 +122,8 @@ class Finder:
     async def require_admin(self, game: GameRow, caller: Caller) -> None:
         if not await self.is_admin(game, caller):
             raise NotAllowed(
-                "Only the game's host (still a member of its server) or a member with Manage Server "
-                "can use that command."
+                "You cannot use that command. Only the game's host (still a member of its server) or a member "
+                "with Manage Server can."
             )
 
     def may_open(self, caller: Caller) -> bool:

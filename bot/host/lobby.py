@@ -131,7 +131,7 @@ class Lobby:
         if not self.finder.may_open(caller):
             role = self.finder.host_role
             extra = f" or the `{role}` role" if role else ""
-            raise NotAllowed(f"Opening a game needs the Manage Server permission{extra}.")
+            raise NotAllowed(f"You cannot open a game here: that needs the Manage Server permission{extra}.")
         if caller.bot_permissions is not None:
             from ..permissions import missing
 
@@ -197,7 +197,7 @@ class Lobby:
                 )
             else:
                 if len(roster) >= info.max_players:
-                    raise UserError(f"The lobby is full: {info.title} takes {players_text(info)}.")
+                    raise UserError(f"The lobby is full: {info.title} takes {players_text(info)}, so you cannot join.")
                 await games_repo.add_seat(
                     conn,
                     game.id,
@@ -307,10 +307,13 @@ class Lobby:
             async with self.db.transaction() as conn:
                 game = await reload(conn, game.id)
                 if game.status != LOBBY:
-                    raise UserError("This game is not in its lobby any more.")
+                    raise UserError("This game is not in its lobby any more, so it cannot start.")
                 roster = Roster(await games_repo.seats(conn, game.id))
                 if not info.min_players <= len(roster) <= info.max_players:
-                    raise UserError(f"{info.title} needs {players_text(info)}; the lobby has {len(roster)}.")
+                    raise UserError(
+                        f"The game cannot start yet: {info.title} needs {players_text(info)}; "
+                        f"the lobby has {len(roster)}."
+                    )
                 merged = {**game.settings, **(settings or {})}
                 if game.season_id is not None and game.options.season_start and self.seasons is not None:
                     merged = {**merged, **await self._season_settings(game, roster, merged)}

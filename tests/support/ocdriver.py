@@ -192,7 +192,7 @@ async def play_out(
             reply = await by_command(t, seat, action, state)
             commands += 1
         text = reply.text()
-        assert not any(w in text for w in ("Not allowed", "Could not read", "Sorry")), (action, text)
+        assert not any(w in text for w in ("not allowed", "Could not read", "Sorry")), (action, text)
         assert reply.ephemeral, "a move's answer is for the mover alone"
         if watch is not None:
             await watch.scan(await state_of(t))

@@ -63,7 +63,7 @@ async def submit_draft(
 
     def build(turn: Turn) -> dict[str, Any]:
         if turn.game.pending is None or turn.game.pending.decision != DRAFT:
-            raise UserError("The draft is not open in this game.")
+            raise UserError("The draft is not open in this game, so you cannot submit a draft now.")
         return draft_move(sub)
 
     return sub, await host.play.submit(caller, KIND, build, game_opt)

@@ -30,9 +30,9 @@ def round_no(turn: Turn) -> int:
 def require_round(turn: Turn) -> None:
     pending = turn.game.pending
     if pending is not None and pending.decision == DRAFT:
-        raise UserError("The game is in its draft: submit with /crimecity draft first.")
+        raise UserError("You cannot do that yet: the game is in its draft. Submit with /crimecity draft first.")
     if pending is None or pending.decision != ROUND:
-        raise UserError("No round is open for submissions in this game.")
+        raise UserError("No round is open for submissions in this game, so you cannot submit now.")
 
 
 def phase_line(game: GameRow, deadline_at: float | None) -> str:

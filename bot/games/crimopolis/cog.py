@@ -634,7 +634,10 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
 
         def checked(turn: Turn) -> dict[str, Any]:
             if turn.game.pending is not None and turn.game.pending.decision == "turn":
-                raise UserError("Your open decision is your turn: use the turn commands or /crimopolis act.")
+                raise UserError(
+                    "You cannot use /crimopolis decide now: your open decision is your turn. Use the turn commands "
+                    "or /crimopolis act."
+                )
             return build(turn)
 
         await self._play(interaction, checked, game)

@@ -91,7 +91,7 @@ async def test_whole_game(table: Table, caplog) -> None:
 
     # ---- WE-2: Eve has no legal non-movement action ----
     refused = await act(t, "eve", "move vertical armed_guard", "converse banker")
-    assert refused.ephemeral and "Not allowed" in refused.text() and "rule" in refused.text()
+    assert refused.ephemeral and "not allowed" in refused.text() and "rule" in refused.text()
     cooldown = await act(t, "andy", "move horizontal secretary", "converse store_clerk")
     assert "on cooldown" in cooldown.text()
     garbage = await act(t, "andy", "fly to the moon", None)

@@ -37,7 +37,7 @@ async def submit(t: Table, name: str, sub: dict[str, Any]) -> None:
         assert "Guess recorded" in (await t.cmd(who, "guess", roles=roles)).text()
     for (a, b), points in Counter(tuple(p) for p in sub.get("buy") or []).items():
         reply = await t.cmd(who, "friendship", a=a, b=b, points=points)
-        assert "garnets" in reply.text() and "Not allowed" not in reply.text(), reply.text()
+        assert "garnets" in reply.text() and "not allowed" not in reply.text(), reply.text()
     acts = [format_action(Action.from_json(a)) for a in sub["actions"]]
     options = {"first": acts[0]} | ({"second": acts[1]} if len(acts) > 1 else {})
     reply = await t.cmd(who, "act", **options)

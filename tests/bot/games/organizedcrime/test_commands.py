@@ -28,7 +28,7 @@ async def test_refusals_name_the_rule_and_change_nothing(table: Table, monkeypat
     other = next(s for s in who if s != active)
     before = len(t.posts())
     reply = await oc(t, who[other], "roll")
-    assert reply.ephemeral and "Not allowed" in reply.text() and "not your turn" in reply.text(), reply.text()
+    assert reply.ephemeral and "not allowed" in reply.text() and "not your turn" in reply.text(), reply.text()
     assert who[active].name in reply.text(), "names the player whose turn it is, not a seat id"
     early = await oc(t, who[active], "roll")
     assert "R34" in early.text() and "Declare a mover before the roll" in early.text()
@@ -49,7 +49,7 @@ async def test_declare_is_checked_whole_before_anything_is_sent(table: Table, mo
     before = len(t.posts())
     # the second mover is the same piece: the whole command is refused, the first declaration not sent
     reply = await oc(t, who[active], "declare", piece="boss", direction="right", piece2=f"{me}:0", direction2="left")
-    assert "Not allowed" in reply.text() and "R34" in reply.text(), reply.text()
+    assert "not allowed" in reply.text() and "R34" in reply.text(), reply.text()
     await t.idle()
     assert len(t.posts()) == before and (await state_of(t))["ts"]["movers"] == []
     choices = await t.fd.autocomplete(who[active], t.chan, "organizedcrime declare", focused="piece")
@@ -221,7 +221,7 @@ async def test_move_to_takes_a_space_by_its_unique_name(table: Table, monkeypatc
     target = next(c["value"] for c in found if c["value"] == "o13")
     assert space_name(target) == "Chicago"
     reply = await oc(t, who[active], "move", piece=f"{me}:0", share=share, to="chicago")
-    assert "not a destination" not in reply.text() and "Not allowed" not in reply.text(), reply.text()
+    assert "not a destination" not in reply.text() and "not allowed" not in reply.text(), reply.text()
     assert (await state_of(t))["pl"][active]["pieces"][f"{active}:0"] == target
 
 

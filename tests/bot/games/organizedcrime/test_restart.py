@@ -49,7 +49,7 @@ async def test_restart_in_the_middle_of_a_turn_and_of_a_move(table: Table, monke
         items = await t.fd.autocomplete(who[active], t.chan, "organizedcrime path", focused="item")
         assert items, "the move goes on after the restart"
         reply = await oc(t, who[active], "path", item=items[0]["value"])
-        assert "Not allowed" not in reply.text(), reply.text()
+        assert "not allowed" not in reply.text(), reply.text()
     await oc(t, who[active], "pass")
     await t.idle()
     assert (await state_of(t))["turn"] == 2
