@@ -130,7 +130,8 @@ def event_line(e: Event, n: Names) -> str | None:
     if kind == "prestige":
         return f"{who}: +{d['amount']} prestige ({d['reason']}), {d['total']} in all."
     if kind == "final_round":
-        return f"🔔 **Final round**: {who} reached the target; the game ends after {n.who(d['last'])}'s turn."
+        # commands.md's words: "final round: the game ends after cat's turn"
+        return f"🔔 Final round: the game ends after {n.name(d['last'])}'s turn ({who} reached the target)."
     if kind == "abort":
         return f"{who} aborts a job ({hours(d['hours'])}) to draw two and keep one."
     if kind == "keep":
@@ -249,7 +250,7 @@ def turn_line(view: Mapping[str, Any], n: Names, deadline_at: float | None, paus
     if pending["player"] != turn["player"] or pending["kind"] != "turn":
         line += f" Waiting for {n.who(pending['player'])}: {decision_words(pending)}."
     if view.get("final"):
-        line += f" Final round: the game ends after {n.who(view['final']['last'])}'s turn."
+        line += f" Final round: the game ends after {n.name(view['final']['last'])}'s turn."
     return line
 
 

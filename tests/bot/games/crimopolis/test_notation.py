@@ -122,3 +122,14 @@ def check(screen) -> None:  # noqa: ANN001
                 assert all(len(o.label) <= 100 and len(o.value) <= 100 for o in item.options)
             else:
                 assert isinstance(item, Button) and len(item.label) <= 80
+
+
+def test_the_final_round_line_says_it_in_the_words_of_commands_md() -> None:
+    from bot.games.crimopolis.names import Names
+    from bot.games.crimopolis.texts import event_line
+    from rules.contract import Event
+
+    names = {"p1": "ann", "p2": "cat"}
+    view = {"players": {"p1": {"color": "yellow"}, "p2": {"color": "green"}}}
+    line = event_line(Event.public("final_round", {"player": "p1", "last": "p2"}), Names(names.get, view))
+    assert line is not None and "final round: the game ends after cat's turn" in line.lower(), line
