@@ -204,10 +204,13 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class Clock:
-    """A deadline clock of the pending decision. `seconds` None: the host's default for the game."""
+    """A deadline clock of the pending decision. `seconds` None: the host's default for the game.
+    `beneath`: an outer clock that keeps running while the clocks after it run (a turn's clock through
+    a window of the turn's own player), instead of waiting for them."""
 
     id: str
     seconds: float | None = None
+    beneath: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,9 +221,9 @@ class Pending:
     - `awaited`: the seats it waits for; `optional`: seats that may act without being waited for;
     - `together`: True when moves are collected (each seat's replaceable until the step resolves)
       and resolved at once by one `step`; False when each move is applied as it comes;
-    - `clocks`: the open deadline clocks, outermost first. Only the last runs; the others are
-      paused until it is gone (a reaction window stops the turn's clock). A clock id that appears
-      is new; one that disappears is over.
+    - `clocks`: the open deadline clocks, outermost first. Only the last runs (and those marked
+      `beneath`); the others are paused until it is gone (a reaction window stops the turn's clock).
+      A clock id that appears is new; one that disappears is over.
     """
 
     decision: str
@@ -242,7 +245,9 @@ class Pending:
             "awaited": list(self.awaited),
             "optional": list(self.optional),
             "together": self.together,
-            "clocks": [{"id": c.id, "seconds": c.seconds} for c in self.clocks],
+            "clocks": [
+                {"id": c.id, "seconds": c.seconds} | ({"beneath": True} if c.beneath else {}) for c in self.clocks
+            ],
         }
 
     @staticmethod
@@ -252,7 +257,7 @@ class Pending:
             awaited=tuple(doc["awaited"]),
             optional=tuple(doc.get("optional") or ()),
             together=bool(doc.get("together")),
-            clocks=tuple(Clock(c["id"], c.get("seconds")) for c in doc.get("clocks") or ()),
+            clocks=tuple(Clock(c["id"], c.get("seconds"), bool(c.get("beneath"))) for c in doc.get("clocks") or ()),
         )
 
 

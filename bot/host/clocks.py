@@ -1,7 +1,8 @@
 """Deadline clocks, as pure functions over clock rows (docs/architecture.md, "Clocks").
 
 A game's pending decision names its clocks, outermost first (`Pending.clocks`); only the last one
-runs, the others are paused with the time they had left. A clock that appears starts with its own
+runs (and any marked `beneath`, which keep running under it), the others are paused with the time they
+had left. The deadline is the running clock that runs out first. A clock that appears starts with its own
 length (or the host's default); one that disappears is over. Pausing the game stops them all.
 
 >>> from rules.contract import Clock
@@ -14,6 +15,13 @@ length (or the host's default); one that disappears is over. Pausing the game st
 >>> rows = reconcile(rows, (Clock("turn", 60),), now=25, paused=False, default_seconds=3600)
 >>> [(r.clock, r.deadline_at, r.remaining) for r in rows]
 [('turn', 65, None)]
+>>> rows = reconcile(rows, (Clock("turn", 60, beneath=True), Clock("react", 50)), now=30, paused=False,
+...                  default_seconds=3600)
+>>> [(r.clock, r.deadline_at, r.remaining) for r in rows], running(rows).clock
+([('turn', 65, None), ('react', 80, None)], 'turn')
+>>> rows = resume(pause(rows, 40), (Clock("turn", 60, beneath=True), Clock("react", 50)), 100)
+>>> [(r.clock, r.deadline_at, r.remaining) for r in rows]
+[('turn', 125.0, None), ('react', 140.0, None)]
 """
 
 from __future__ import annotations
@@ -37,7 +45,7 @@ def reconcile(
         left = (
             _left(prev, now) if prev is not None else (clock.seconds if clock.seconds is not None else default_seconds)
         )
-        runs = i == last and not paused
+        runs = (i == last or clock.beneath) and not paused
         out.append(ClockRow(clock.id, i, now + left if runs else None, None if runs else left))
     return out
 
@@ -49,24 +57,33 @@ def _left(row: ClockRow, now: float) -> float:
 
 
 def running(rows: Sequence[ClockRow]) -> ClockRow | None:
-    """The clock that runs now (the last one, unless the game is paused)."""
-    return rows[-1] if rows and rows[-1].deadline_at is not None else None
+    """The running clock that runs out first (None while the game is paused)."""
+    runs = [r for r in rows if r.deadline_at is not None]
+    return min(runs, key=lambda r: r.deadline_at or 0.0) if runs else None
+
+
+def shown(rows: Sequence[ClockRow]) -> ClockRow | None:
+    """The clock to show: the one running out first, or while paused the innermost (its time left)."""
+    return running(rows) or (rows[-1] if rows else None)
 
 
 def pause(rows: Sequence[ClockRow], now: float) -> list[ClockRow]:
     return [ClockRow(r.clock, r.position, None, _left(r, now)) for r in rows]
 
 
-def resume(rows: Sequence[ClockRow], now: float) -> list[ClockRow]:
+def resume(rows: Sequence[ClockRow], wanted: Sequence[Clock], now: float) -> list[ClockRow]:
+    """The clocks that ran before the pause run again: the last, and those of `wanted` marked `beneath`."""
     out = pause(rows, now)
-    if out:
-        last = out[-1]
-        out[-1] = ClockRow(last.clock, last.position, now + (last.remaining or 0.0), None)
+    beneath = {c.id for c in wanted if c.beneath}
+    for i, row in enumerate(out):
+        if i == len(out) - 1 or row.clock in beneath:
+            out[i] = ClockRow(row.clock, row.position, now + (row.remaining or 0.0), None)
     return out
 
 
 def set_left(rows: Sequence[ClockRow], now: float, seconds: float, *, paused: bool) -> list[ClockRow]:
-    """The running (last) clock gets `seconds` from now; paused, it will have them when it resumes."""
+    """The open decision's own (last) clock gets `seconds` from now; paused, it will have them when it
+    resumes. A clock running beneath it is another decision's (the turn's) and keeps its time."""
     out = list(rows)
     if out:
         last = out[-1]

@@ -114,7 +114,7 @@ class Hosting:
                 await clocks_repo.replace_clocks(conn, game.id, rows)
                 await self.stepper.schedule_clock(conn, game, rows, now)
                 await self._maybe_all_in(conn, game)
-                state = ClockState(game, rows[-1].deadline_at, rows[-1].remaining)
+                state = ClockState(game, rows[-1].deadline_at, rows[-1].remaining)  # the clock just set
             self.committed()
         return state
 
@@ -151,7 +151,8 @@ class Hosting:
                     raise UserError("The clock is already paused." if paused else "The clock is not paused.")
                 now = self.clock()
                 rows = await clocks_repo.clocks(conn, game.id)
-                rows = clocks.pause(rows, now) if paused else clocks.resume(rows, now)
+                wanted = game.pending.clocks if game.pending is not None else ()
+                rows = clocks.pause(rows, now) if paused else clocks.resume(rows, wanted, now)
                 await clocks_repo.replace_clocks(conn, game.id, rows)
                 if paused:
                     await games_repo.update_game(conn, game.id, paused=1, paused_at=now)
@@ -164,7 +165,8 @@ class Hosting:
                 await self.stepper.schedule_clock(conn, game, rows, now)
                 if not paused:
                     await self._maybe_all_in(conn, game)
-                state = ClockState(game, rows[-1].deadline_at if rows else None, rows[-1].remaining if rows else None)
+                shown = clocks.shown(rows)
+                state = ClockState(game, *((shown.deadline_at, shown.remaining) if shown else (None, None)))
             self.committed()
         log.info("game %s: clock %s", game.id, "paused" if paused else "resumed")
         return state

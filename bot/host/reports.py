@@ -18,6 +18,7 @@ from ..storage import outbox as outbox_repo
 from ..storage import submissions as subs_repo
 from ..storage.models import ENDED, LOBBY, RUNNING, EventRow, GameRow
 from ..storage.sql import rows
+from . import clocks
 from .context import Caller
 from .errors import NotAllowed, UserError
 from .finder import Finder
@@ -185,8 +186,9 @@ class Reports:
 def _clock_of(game: GameRow, rows: list[Any]) -> Clock:
     if game.status != RUNNING or not rows:
         return Clock(None, None)
-    last = rows[-1]
-    return Clock(last.deadline_at, last.remaining)
+    shown = clocks.shown(rows)
+    assert shown is not None
+    return Clock(shown.deadline_at, shown.remaining)
 
 
 def is_lobby(game: GameRow) -> bool:

@@ -136,7 +136,10 @@ class Crimopolis:
             assert state.setup is not None
             clocks: tuple[Clock, ...] = (Clock(f"setup:{p['player']}:{state.setup[1]}", turn),)
         else:
-            clocks = (Clock(f"turn:{state.number}", turn),)
+            # commands.md: the turn's clock stops while a window of another player is open; in a window of
+            # the turn's own player it keeps running beneath the window's.
+            own = p["kind"] == "react" and p["player"] == state.active
+            clocks = (Clock(f"turn:{state.number}", turn, beneath=own),)
             if p["kind"] == "react":
                 clocks += (Clock(f"react:{state.windows}", state.opts.reaction_seconds),)
         return Pending(p["kind"], (p["player"],), clocks=clocks)

@@ -107,6 +107,7 @@ def test_clocks_turn_outermost_reaction_last() -> None:
     out = GAME.setup(("p1", "p2", "p3"), settings, SeededChance("clocks"))
     state = out.state
     seen: list[tuple[str, tuple[Clock, ...]]] = []
+    kinds: set[str] = set()
     rng = Random(3)
     for _ in range(400):
         pending = GAME.pending(state)
@@ -118,9 +119,12 @@ def test_clocks_turn_outermost_reaction_last() -> None:
             assert len(pending.clocks) == 1 and pending.clocks[0].id.startswith("setup:")
             assert pending.clocks[0].seconds == 7200
         else:
-            assert pending.clocks[0] == Clock(f"turn:{state.number}", 7200)
+            # commands.md: the turn's clock stops for a window of another player, not for its own player's
+            own = pending.decision == "react" and pending.awaited[0] == state.active
+            assert pending.clocks[0] == Clock(f"turn:{state.number}", 7200, beneath=own)
             if pending.decision == "react":
                 assert len(pending.clocks) == 2 and pending.clocks[1].seconds == 300
+                kinds.add("own window" if own else "another's window")
             else:
                 assert len(pending.clocks) == 1
         seat = pending.awaited[0]
@@ -128,6 +132,7 @@ def test_clocks_turn_outermost_reaction_last() -> None:
         assert move is not None
         state = GAME.step(state, [Action(seat, move)], RecordedChance([])).state
     assert any(kind == "react" for kind, _ in seen) or len(seen) >= 400
+    assert kinds == {"own window", "another's window"}, kinds
     setup_ids = [clocks[0].id for kind, clocks in seen if kind.startswith("setup")]
     assert len(set(setup_ids)) == len(setup_ids)  # a new clock per setup decision
 

@@ -93,3 +93,28 @@ async def test_reminder_pause_and_resume(cp: CpTable, fixed_seed: None) -> None:
     assert (await t.state()).number == 2, "paused: nothing times out"
     reply = await t.cmd(t.host, "admin resume")
     assert "run again" in reply.text()
+
+
+async def test_the_turn_clock_runs_through_its_own_players_window(cp: CpTable, fixed_seed: None) -> None:  # noqa: F811
+    # commands.md: "the clock stops while a reaction window of another player is open", and only then
+    t = cp
+    await open_game(t, ["ann", "ben"], target_prestige=21)
+    driver = Driver(t, random.Random(5))
+    seen: set[bool] = set()
+    for _ in range(800):
+        state = await t.state()
+        pending = GAME.pending(state)
+        if pending is None:
+            break
+        if pending.decision == "react":
+            rows = {r["clock"]: r for r in await t.bot.db.fetchall("SELECT clock, deadline_at, remaining FROM clocks")}
+            turn, window = rows[f"turn:{state.number}"], rows[pending.clocks[-1].id]
+            own = pending.awaited[0] == state.active
+            assert window["deadline_at"] is not None
+            assert (turn["deadline_at"] is not None) == own and (turn["remaining"] is None) == own, (own, dict(turn))
+            seen.add(own)
+            if seen == {True, False}:
+                break
+        if not await driver.step():
+            break
+    assert seen == {True, False}, seen
