@@ -21,7 +21,7 @@ length (or the host's default); one that disappears is over. Pausing the game st
 ([('turn', 65, None), ('react', 80, None)], 'turn')
 >>> rows = resume(pause(rows, 40), (Clock("turn", 60, beneath=True), Clock("react", 50)), 100)
 >>> [(r.clock, r.deadline_at, r.remaining) for r in rows]
-[('turn', 125.0, None), ('react', 140.0, None)]
+[('turn', 125, None), ('react', 140, None)]
 """
 
 from __future__ import annotations
