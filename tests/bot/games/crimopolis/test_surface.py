@@ -11,6 +11,7 @@ from rules.crimopolis import GAME
 from tests.bot.games.crimopolis.test_game import fixed_seed  # noqa: F401 (a fixture)
 from tests.bot.games.crimopolis.test_restart import active, to_turn
 from tests.support.crimopolis import CARD, CpTable, Driver, open_game
+from tests.support.lobbies import lobby_verbs_in_a_dm
 
 SUBCOMMANDS = {
     "new": {
@@ -225,21 +226,8 @@ async def test_commands_that_touch_the_game_defer_first(cp: CpTable) -> None:
 async def test_lobby_verbs_in_a_dm_take_the_game_option(cp: CpTable) -> None:
     # commands.md: in a DM with several games, the `game` option (autocomplete) picks one; `start` and `leave` too
     t = cp
-    other = t.guild.add_text_channel("crimopolis-2")
-    ann, ben = t.players["ann"], t.players["ben"]
-    for channel in (t.chan, other):
-        await t.fd.slash(t.host, channel, "crimopolis new")
-        for who in (ann, ben):
-            await t.fd.slash(who, channel, "crimopolis join")
-        await t.fd.slash(t.host, channel, "crimopolis join")
-    dm_ann, dm_host = t.fd.dm_channel(ann), t.fd.dm_channel(t.host)
-    assert "several games" in (await t.fd.slash(ann, dm_ann, "crimopolis leave")).text()
-    games = await t.fd.autocomplete(ann, dm_ann, "crimopolis leave", focused="game")
-    second = next(c["value"] for c in games if "crimopolis-2" in c["name"])
-    left = await t.fd.slash(ann, dm_ann, "crimopolis leave", game=second)
-    assert "left" in left.text(), left.text()
-    assert "several games" in (await t.fd.slash(t.host, dm_host, "crimopolis start")).text()
-    started = await t.fd.slash(t.host, dm_host, "crimopolis start", game=second)
+    players = [t.players["ann"], t.players["ben"]]
+    started, other = await lobby_verbs_in_a_dm(t.fd, t.guild, t.chan, t.host, players, "crimopolis")
     assert "has started" in started.text(), started.text()
     statuses = {r["channel_id"]: r["status"] for r in await t.bot.db.fetchall("SELECT channel_id, status FROM games")}
     assert statuses == {t.chan.id: "lobby", other.id: "running"}, statuses

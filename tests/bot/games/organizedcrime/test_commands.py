@@ -11,6 +11,7 @@ from bot.games.organizedcrime.choices import legal
 from bot.games.organizedcrime.moves import context_of
 from bot.games.organizedcrime.rules_pages import TOPICS
 from rules.organizedcrime.game import GAME
+from tests.support.lobbies import lobby_verbs_in_a_dm
 from tests.support.octable import fixed_chance, oc, state_of, two_player_turn
 from tests.support.table import Table
 
@@ -228,18 +229,6 @@ async def test_move_to_takes_a_space_by_its_unique_name(table: Table, monkeypatc
 async def test_lobby_verbs_in_a_dm_take_the_game_option(table: Table) -> None:
     # commands.md: in a DM with several games, the `game` option (autocomplete) picks one; `start` and `leave` too
     t = table
-    other = t.guild.add_text_channel("organized-2")
-    andy, cara = t.players["andy"], t.players["cara"]
-    for channel in (t.chan, other):
-        await t.fd.slash(t.host, channel, "organizedcrime new")
-        for who in (andy, cara, t.host):
-            await t.fd.slash(who, channel, "organizedcrime join")
-    dm_andy, dm_host = t.fd.dm_channel(andy), t.fd.dm_channel(t.host)
-    assert "several games" in (await t.fd.slash(andy, dm_andy, "organizedcrime leave")).text()
-    games = await t.fd.autocomplete(andy, dm_andy, "organizedcrime leave", focused="game")
-    second = next(c["value"] for c in games if "organized-2" in c["name"])
-    left = await t.fd.slash(andy, dm_andy, "organizedcrime leave", game=second)
-    assert "left" in left.text(), left.text()
-    assert "several games" in (await t.fd.slash(t.host, dm_host, "organizedcrime start")).text()
-    started = await t.fd.slash(t.host, dm_host, "organizedcrime start", game=second)
+    players = [t.players["andy"], t.players["cara"]]
+    started, _ = await lobby_verbs_in_a_dm(t.fd, t.guild, t.chan, t.host, players, "organizedcrime")
     assert "begins" in started.text(), started.text()
