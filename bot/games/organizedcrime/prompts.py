@@ -116,8 +116,7 @@ def settings_lines(settings: dict[str, Any]) -> list[str]:
         f"penalty choice {t(d['choice'])}",
         f"Ballots: **{settings.get('ballots', 'open')}**" + (" (house rule)" if settings.get("ballots") == "sealed"
                                                             else " (as the Bylaws)"),
-        f"Round cap: **{cap or 'none'}**" + (" (house rule)" if cap else ""),
-        f"Automatic income: **{'on' if settings.get('auto_income') else 'off'}**"
-        + (" (house rule)" if settings.get("auto_income") else ""),
+        f"Round cap: **{cap or 'none'}** (house rule)",  # the option is one, set or not (commands.md)
+        f"Automatic income: **{'on' if settings.get('auto_income') else 'off'}** (house rule)",
         f"Reminders: at {settings.get('reminder_percent', 50)}% of a decision's time",
     ]

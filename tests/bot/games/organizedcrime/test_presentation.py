@@ -118,3 +118,16 @@ def test_every_event_kind_has_words() -> None:
                 continue
             assert line and "None" not in line and "{" not in line and not re.search(r"\bp\d\b", line), (e, line)
     assert len(seen & PUBLIC_KINDS) > 30, sorted(PUBLIC_KINDS - seen)
+
+
+def test_the_lobby_labels_every_house_option_set_or_not() -> None:
+    # commands.md `/organizedcrime new`: "The lobby post states every option; house options are labelled "house rule""
+    from bot.games.organizedcrime.prompts import settings_lines
+
+    for settings in ({}, {"ballots": "sealed", "round_cap": 3, "auto_income": True}):
+        lines = settings_lines(settings)
+        for option in ("Round cap:", "Automatic income:"):
+            line = next(x for x in lines if x.startswith(option))
+            assert line.endswith("(house rule)"), (settings, line)
+        ballots = next(x for x in lines if x.startswith("Ballots:"))
+        assert ballots.endswith("(house rule)" if settings else "(as the Bylaws)"), ballots
