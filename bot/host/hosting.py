@@ -156,10 +156,8 @@ class Hosting:
                 await clocks_repo.replace_clocks(conn, game.id, rows)
                 if paused:
                     await games_repo.update_game(conn, game.id, paused=1, paused_at=now)
-                else:  # the open decision's paused time so far (GameRow.open_for)
-                    spent = game.open_for(now)
-                    opened = game.step_opened_at if game.step_opened_at is not None else now
-                    paused_for = max(0.0, now - opened - (spent or 0.0))
+                else:  # the open decision's paused time, this pause included (GameRow.open_for)
+                    paused_for = game.paused_so_far(now)
                     await games_repo.update_game(conn, game.id, paused=0, paused_at=None, paused_for=paused_for)
                 game = await reload(conn, game.id)
                 await self.stepper.schedule_clock(conn, game, rows, now)

@@ -126,10 +126,13 @@ class GameRow:
         """
         if self.step_opened_at is None:
             return None
-        paused = self.paused_for
-        if self.paused and self.paused_at is not None:
-            paused += now - max(self.paused_at, self.step_opened_at)
-        return max(0.0, now - self.step_opened_at - paused)
+        return max(0.0, now - self.step_opened_at - self.paused_so_far(now))
+
+    def paused_so_far(self, now: float) -> float:
+        """Seconds the open decision has spent paused, a pause still on included (from when it opened)."""
+        if not self.paused or self.paused_at is None or self.step_opened_at is None:
+            return self.paused_for
+        return self.paused_for + now - max(self.paused_at, self.step_opened_at)
 
     @staticmethod
     def from_row(r: Row) -> GameRow:
