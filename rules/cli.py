@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -32,7 +33,7 @@ class _Parser(argparse.ArgumentParser):
 
 def dumps(doc: Any) -> str:
     """Deterministic JSON text: sorted keys, fixed layout."""
-    return json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(doc, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def load(path: str) -> Any:
@@ -54,7 +55,9 @@ def load(path: str) -> Any:
     except OSError as e:
         raise FormatError(f"{path}: cannot be read ({e.strerror or e.__class__.__name__})") from None
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_constant=_not_json)
+    except _NotJson as e:
+        raise FormatError(f"{path}: not valid JSON ({e} is not a JSON value)") from None
     except json.JSONDecodeError as e:
         raise FormatError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
     except ValueError as e:  # e.g. an integer of thousands of digits
@@ -65,13 +68,24 @@ def load(path: str) -> Any:
     return doc
 
 
+class _NotJson(ValueError):
+    pass
+
+
+def _not_json(name: str) -> Any:
+    raise _NotJson(name)  # Python reads NaN and Infinity; JSON has neither
+
+
 def check_text(value: Any, where: str) -> None:
-    """Every string (and key) must be valid Unicode: a lone surrogate cannot be printed or stored."""
+    """Every string (and key) must be valid Unicode: a lone surrogate cannot be printed or stored; every number
+    must fit a double, or it could not be written back as JSON (1e400 reads as infinity)."""
     stack = [(value, where)]
     while stack:
         item, at = stack.pop()
         if isinstance(item, str):
             _valid(item, at)
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise FormatError(f"{at}: the number is out of range (beyond a double's)")
         elif isinstance(item, dict):
             for key, sub in item.items():
                 _valid(key, at)
@@ -188,7 +202,14 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"error: --content: {game.info.title} has no content to replace", file=sys.stderr)
                     return 2
                 game = with_content(args.content)
-            result = game.replay(doc) if args.cmd == "replay" else game.legal(doc, args.player)
+            try:
+                result = game.replay(doc) if args.cmd == "replay" else game.legal(doc, args.player)
+            except FormatError as e:
+                if isinstance(doc, dict) and "format" not in doc and getattr(e, "exit_status", 2) == 2:
+                    # most likely another game's file that lost its format line: say how it was read
+                    raise FormatError(f"{e} (the file has no \"format\", so it was read as "
+                                      f"{game.info.replay_format})") from None
+                raise
             out = dumps(result)
     except (FormatError, registry.UnknownGame, players.UnknownLevel) as e:
         print(f"error: {_one_line(str(e))}", file=sys.stderr)

@@ -94,6 +94,9 @@ def _check_field(c: Content, players: Sequence[str], kind: str, key: str, value:
             raise fail(f"not a tile id ({_what(value)})")
         if value not in c.tiles:
             raise fail(f"unknown tile {value!r}")
+        color = c.tiles[value].color
+        if color is not None and color not in c.colors[: len(players)]:
+            raise fail(f"{value} is not in this game (its colour has no player, R2)")
     elif key == "block_side":
         if value is not None and value not in SIDES:
             raise fail(f"not a side (N, E, S, W or null): {_what(value)}")

@@ -4,7 +4,7 @@ JSON path), building the first state (with or without `start`), running the acti
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..contract import FormatError
@@ -73,6 +73,11 @@ def _int(value: Any, at: str, low: int | None = None) -> int:
     return value
 
 
+def _get(doc: Mapping[str, Any], key: str, default: Any) -> Any:
+    """An optional field, or its default when absent; `null` is not absent (docs/organizedcrime/rulings.md 14)."""
+    return doc[key] if key in doc else default
+
+
 def _obj(value: Any, at: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise FormatError(f"{at}: must be an object, not {type(value).__name__}")
@@ -99,7 +104,7 @@ class Header:
         doc = _obj(doc, "file")
         if doc.get("format") != FORMAT:
             raise FormatError(f"format: must be {FORMAT!r}, not {doc.get('format')!r}")
-        if "content" in doc and doc["content"] is not None and doc["content"] != c.board_id:
+        if "content" in doc and doc["content"] != c.board_id:
             raise FormatError(f"content: the loaded board is {c.board_id!r}, not {doc['content']!r}")
         players = _lst(doc.get("players"), "players")
         for i, p in enumerate(players):
@@ -113,52 +118,47 @@ class Header:
             raise FormatError("players: 'treasury' is not a player id")
         self.players: list[str] = list(players)
         self.options = read_options(doc.get("options", {}), "options")
-        setup = _obj(doc.get("setup", {}) if doc.get("setup") is not None else {}, "setup")
+        setup = _obj(_get(doc, "setup", {}), "setup")
         self.bases: dict[str, int] | None = None
         self.first: str | None = None
-        if setup.get("bases") is not None:
+        if "bases" in setup:
             self.bases = read_bases(setup["bases"], self.players, c)
-        if setup.get("first") is not None:
+        if "first" in setup:
             first = setup["first"]
             if first not in self.players:
                 raise FormatError(f"setup.first: unknown player {first!r}")
             self.first = first
-        self.start = doc.get("start")
+        self.start = _obj(doc["start"], "start") if "start" in doc else None
         if self.start is not None:
-            _obj(self.start, "start")
             if self.bases is None or self.first is None:
                 raise FormatError("start: needs setup.bases and setup.first")
-        dice = _lst(doc.get("dice", []) if doc.get("dice") is not None else [], "dice")
+        dice = _lst(_get(doc, "dice", []), "dice")
         for i, roll in enumerate(dice):
             if (not isinstance(roll, list) or len(roll) != c.n("dice")
                     or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= c.n("die_faces")
                                for d in roll)):
                 raise FormatError(f"dice[{i}]: must be [d1, d2], each 1-{c.n('die_faces')}, not {roll!r}")
-        shuffles = _obj(doc.get("shuffles", {}) if doc.get("shuffles") is not None else {}, "shuffles")
+        shuffles = _obj(_get(doc, "shuffles", {}), "shuffles")
         read_shuffles: dict[str, list[list[str]]] = {}
         for deck in DECKS:
-            entries = _lst(shuffles.get(deck, []) if shuffles.get(deck) is not None else [], f"shuffles.{deck}")
+            entries = _lst(_get(shuffles, deck, []), f"shuffles.{deck}")
             for k, entry in enumerate(entries):
                 if not isinstance(entry, list) or not all(isinstance(x, str) for x in entry):
                     raise FormatError(f"shuffles.{deck}[{k}]: must be a list of card ids")
             read_shuffles[deck] = entries
         self.chance = FileChance(dice, read_shuffles)
-        self.actions = _lst(doc.get("actions", []) if doc.get("actions") is not None else [], "actions")
+        self.actions = _lst(_get(doc, "actions", []), "actions")
 
 
 def read_options(value: Any, at: str) -> dict[str, Any]:
-    opts = _obj(value if value is not None else {}, at)
+    opts = _obj(value, at)
     ballots = opts.get("ballots", "open")
-    if ballots is None:
-        ballots = "open"
     if ballots not in ("open", "sealed"):
         raise FormatError(f"{at}.ballots: must be open or sealed, not {ballots!r}")
     cap = opts.get("round_cap")
     if cap is not None:
         cap = _int(cap, f"{at}.round_cap", 1)
     auto = opts.get("auto_income", False)
-    if auto is None:
-        auto = False
     if not isinstance(auto, bool):
         raise FormatError(f"{at}.auto_income: must be true or false, not {auto!r}")
     return {"ballots": ballots, "round_cap": cap, "auto_income": auto}
@@ -206,7 +206,7 @@ def apply_start(eng: Engine, h: Header) -> None:
     assert h.bases is not None and h.first is not None
     st["bases"] = dict(h.bases)
     st["first"] = h.first
-    players_doc = _obj(start.get("players", {}) if start.get("players") is not None else {}, "start.players")
+    players_doc = _obj(_get(start, "players", {}), "start.players")
     for p in players_doc:
         if p not in h.players:
             raise FormatError(f"start.players.{p}: unknown player")
@@ -217,7 +217,7 @@ def apply_start(eng: Engine, h: Header) -> None:
     living = [p for p in h.players if st["pl"][p]["alive"]]
     if len(living) < 2:
         raise FormatError("start.players: fewer than two members")
-    debts = _lst(start.get("debts", []) if start.get("debts") is not None else [], "start.debts")
+    debts = _lst(_get(start, "debts", []), "start.debts")
     for i, d in enumerate(debts):
         at = f"start.debts[{i}]"
         d = _obj(d, at)
@@ -233,12 +233,12 @@ def apply_start(eng: Engine, h: Header) -> None:
     for d in st["debts"]:
         if st["pl"][d["debtor"]]["money"] > 0:
             raise FormatError(f"start.players.{d['debtor']}.money: a player with debts holds $0 (R100)")
-    decks_doc = _obj(start.get("decks", {}) if start.get("decks") is not None else {}, "start.decks")
+    decks_doc = _obj(_get(start, "decks", {}), "start.decks")
     given: list[str] = []
     for deck in DECKS:
         cards = c.decks[deck]
         mine = {x for x in cards if x in held}
-        if deck in decks_doc and decks_doc[deck] is not None:
+        if deck in decks_doc:
             dd = _obj(decks_doc[deck], f"start.decks.{deck}")
             draw = _cards(dd.get("draw", []), f"start.decks.{deck}.draw", c, deck)
             discard = _cards(dd.get("discard", []), f"start.decks.{deck}.discard", c, deck)
@@ -254,11 +254,9 @@ def apply_start(eng: Engine, h: Header) -> None:
         draw = h.chance.initial(deck, cards, {x for x in cards if x in held})
         st["decks"][deck] = {"draw": draw, "discard": []}
         eng.emit("shuffled", deck=deck, cards=len(draw))
-    turn = _int(start.get("turn", 1) if start.get("turn") is not None else 1, "start.turn", 1)
-    rnd = _int(start.get("round", 1) if start.get("round") is not None else 1, "start.round", 1)
+    turn = _int(_get(start, "turn", 1), "start.turn", 1)
+    rnd = _int(_get(start, "round", 1), "start.round", 1)
     active = start.get("active", h.first)
-    if active is None:
-        active = h.first
     if active not in h.players:
         raise FormatError(f"start.active: unknown player {active!r}")
     if not st["pl"][active]["alive"]:
@@ -280,7 +278,7 @@ def _cards(value: Any, at: str, c: Content, deck: str) -> list[str]:
 
 def _start_player(c: Content, st: State, p: str, doc: Any, bases: dict[str, int], held: dict[str, str]) -> None:
     at = f"start.players.{p}"
-    doc = _obj(doc if doc is not None else {}, at)
+    doc = _obj(doc, at)
     pl = st["pl"][p]
     base = bases[p]
     pl["base"] = base
@@ -298,7 +296,7 @@ def _start_player(c: Content, st: State, p: str, doc: Any, bases: dict[str, int]
     boss = doc.get("boss", c.bases[base].boss)
     _space(c, boss, f"{at}.boss", own_spaces)
     pieces = {f"{p}:0": boss}
-    hitmen = _obj(doc.get("hitmen", {}) if doc.get("hitmen") is not None else {}, f"{at}.hitmen")
+    hitmen = _obj(_get(doc, "hitmen", {}), f"{at}.hitmen")
     top = 0
     for key, space in hitmen.items():
         if not key.isdigit() or key != str(int(key)) or int(key) < 1:
@@ -308,13 +306,12 @@ def _start_player(c: Content, st: State, p: str, doc: Any, bases: dict[str, int]
             raise FormatError(f"{at}.hitmen.{key}: a Hit-Man on a boss space")
         pieces[f"{p}:{int(key)}"] = space
         top = max(top, int(key))
-    bought = doc.get("hitmen_bought", top)
-    bought = _int(top if bought is None else bought, f"{at}.hitmen_bought", 0)
+    bought = _int(doc.get("hitmen_bought", top), f"{at}.hitmen_bought", 0)
     if top > bought:
         raise FormatError(f"{at}.hitmen: Hit-Man number {top} is above hitmen_bought {bought}")
     pl["pieces"] = {k: pieces[k] for k in canon(st, pieces)}
     pl["hitmen_bought"] = bought
-    cities = _lst(doc.get("cities", []) if doc.get("cities") is not None else [], f"{at}.cities")
+    cities = _lst(_get(doc, "cities", []), f"{at}.cities")
     for i, x in enumerate(cities):
         if not isinstance(x, str) or x not in c.cities:
             raise FormatError(f"{at}.cities[{i}]: unknown city {x!r}")
@@ -322,7 +319,7 @@ def _start_player(c: Content, st: State, p: str, doc: Any, bases: dict[str, int]
         raise FormatError(f"{at}.cities: a City owned twice")
     pl["cities"] = sorted(cities)
     for group, known in (("business", c.business), ("illegal", c.illegal), ("officials", c.offices)):
-        counts = _obj(doc.get(group, {}) if doc.get(group) is not None else {}, f"{at}.{group}")
+        counts = _obj(_get(doc, group, {}), f"{at}.{group}")
         out = {}
         for k, n in counts.items():
             if k not in known:
@@ -332,7 +329,7 @@ def _start_player(c: Content, st: State, p: str, doc: Any, bases: dict[str, int]
                 out[k] = n
         pl[group] = out
     for hand, deck in (("power", "power"), ("official_cards", "official")):
-        cards = _lst(doc.get(hand, []) if doc.get(hand) is not None else [], f"{at}.{hand}")
+        cards = _lst(_get(doc, hand, []), f"{at}.{hand}")
         for i, x in enumerate(cards):
             if not isinstance(x, str) or x not in c.cards:
                 raise FormatError(f"{at}.{hand}[{i}]: unknown card {x!r}")
@@ -342,7 +339,7 @@ def _start_player(c: Content, st: State, p: str, doc: Any, bases: dict[str, int]
                 raise FormatError(f"{at}.{hand}[{i}]: {x} is held twice")
             held[x] = p
         pl["power" if deck == "power" else "official"] = sorted(cards)
-    limits = _lst(doc.get("limits", []) if doc.get("limits") is not None else [], f"{at}.limits")
+    limits = _lst(_get(doc, "limits", []), f"{at}.limits")
     for i, lim in enumerate(limits):
         lat = f"{at}.limits[{i}]"
         lim = _obj(lim, lat)
@@ -355,7 +352,7 @@ def _start_player(c: Content, st: State, p: str, doc: Any, bases: dict[str, int]
             raise FormatError(f"{lat}.card: {card} is held twice")
         held[card] = p
         pl["limits"].append({"card": card, "turns_left": _int(lim.get("turns_left"), f"{lat}.turns_left", 1)})
-    pl["turns_taken"] = _int(doc.get("turns_taken", 0) if doc.get("turns_taken") is not None else 0,
+    pl["turns_taken"] = _int(_get(doc, "turns_taken", 0),
                              f"{at}.turns_taken", 0)
     if pl["hitmen_bought"] + markers(pl) > c.n("men"):
         raise FormatError(f"{at}: more than {c.n('men')} Men used")

@@ -186,6 +186,27 @@ def test_an_integer_of_5000_digits(tmp_path: Path, where: str) -> None:
     refused(run("legal", str(f), "--player", "andy"), "not a valid replay file")
 
 
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_not_json(tmp_path: Path, constant: str) -> None:
+    f = tmp_path / "g.json"
+    f.write_text(golden_text().replace('"rounds_total": 6', f'"rounds_total": 6, "note": {constant}', 1))
+    refused(run("replay", str(f)), "not valid JSON", constant)
+
+
+def test_a_number_beyond_a_double_is_named(tmp_path: Path) -> None:
+    # 1e400 is JSON, but it reads as infinity, which the output could not write back as JSON
+    f = tmp_path / "g.json"
+    f.write_text(golden_text().replace('"rounds_total": 6', '"rounds_total": 6, "note": -1e400', 1))
+    assert refused(run("replay", str(f)), "out of range").startswith("error: note:")
+
+
+def test_a_file_without_format_says_how_it_was_read(tmp_path: Path) -> None:
+    f = tmp_path / "g.json"
+    f.write_text(json.dumps({"players": ["green", "white"], "actions": []}))  # an Organized Crime file, format lost
+    line = refused(run("replay", str(f)), '"format"', "crimecity-replay/1")
+    assert line.startswith("error: players:")
+
+
 def test_a_player_name_with_a_lone_surrogate(tmp_path: Path) -> None:
     f = tmp_path / "g.json"
     f.write_text(golden_text().replace('"andy"', '"\\ud800ndy"'))  # every mention, so the file is consistent

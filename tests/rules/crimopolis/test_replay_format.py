@@ -140,6 +140,11 @@ def test_unknown_top_level_keys_are_ignored() -> None:
         ({"player": "ann", "action": {"kind": "react", "card": "N01"}}, "steps[0].action.card:"),
         ({"player": "ann", "action": {"kind": "destiny", "card": "X01"}}, "steps[0].action.card:"),
         ({"player": "ann", "action": {"kind": "recruit", "to": None}}, "steps[0].action.to:"),
+        # R2: the gang tiles of a colour nobody plays are not in the game (replay.md: names nothing in the game)
+        ({"player": "ann", "action": {"kind": "explore", "tile": "sh_black", "block_side": None}},
+         "steps[0].action.tile:"),
+        ({"player": "ann", "action": {"kind": "setup_tile", "tile": "hq_black", "cell": "1,0"}},
+         "steps[0].action.tile:"),
     ],
 )
 def test_step_errors(step: Any, path: str) -> None:

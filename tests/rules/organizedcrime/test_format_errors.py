@@ -109,6 +109,14 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
      "actions[1].targets"),
 ]
 
+# null is not an absent field (docs/organizedcrime/rulings.md 14): each is a wrong JSON type
+NULLS = ["content", "options", "setup", "start", "dice", "shuffles", "actions", "options.ballots",
+         "options.auto_income", "setup.bases", "setup.first", "shuffles.power", "start.players", f"{P}.green",
+         f"{P}.green.money", f"{P}.green.boss", f"{P}.green.hitmen", f"{P}.green.hitmen_bought", f"{P}.green.cities",
+         f"{P}.green.business", f"{P}.green.power", f"{P}.green.limits", f"{P}.green.turns_taken", "start.debts",
+         "start.decks", "start.decks.power", "start.turn", "start.round", "start.active"]
+CASES += [(f"{path} null", _with(path, None), path) for path in NULLS]
+
 
 @pytest.mark.parametrize(("name", "doc", "path"), CASES, ids=[c[0] for c in CASES])
 def test_format_error_names_the_field(name: str, doc: Any, path: str) -> None:
@@ -160,3 +168,8 @@ def test_e7_the_first_shuffle_may_list_only_the_free_cards() -> None:
     doc["shuffles"]["power"] = [[f"PW{i:02d}" for i in range(2, 25)]]
     out = GAME.replay(doc)
     assert out["prelude"][0] == {"audience": "public", "kind": "shuffled", "deck": "power", "cards": 23}
+
+
+def test_null_is_accepted_where_replay_md_writes_it() -> None:
+    doc = _with("options.round_cap", None, _with("actions.0.attack", None))
+    assert GAME.replay(doc)["log"][0]["refused"] is None
