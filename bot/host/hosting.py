@@ -365,13 +365,14 @@ class Hosting:
     async def export(
         self, caller: Caller, kind: str, game_opt: str | None = None, *, seated: bool = False
     ) -> tuple[str, bytes]:
-        """The game's record as its replay file. `seated`: a game whose command surface gives the file to a
-        host who also plays, with a warning of its own, instead of refusing it while the game runs."""
+        """The game's record as its replay file. `seated`: a game whose command surface gives the file to the
+        game's own host who also plays, with a warning of its own, instead of refusing it while the game runs
+        (another seated admin is still refused: he is not the host the warning is for)."""
         game = await self.finder.game_or_last(caller, kind, game_opt)
         await self.finder.require_admin(game, caller)
         if game.status == LOBBY:
             raise UserError("The game has not started; there is nothing to export yet.")
-        if not seated and game.status != ENDED and (
+        if not (seated and caller.user_id == game.host_id) and game.status != ENDED and (
             (await self.finder.roster(game.id)).seat_of(caller.user_id) is not None
         ):
             # The record holds every seat's secrets: a host who plays may not read the others' seats.

@@ -190,3 +190,25 @@ async def test_the_home_base_timeout_gives_the_lowest_free_base(table: Table, mo
     post = await wait_for_post(t, "Time is up for the Home Base choice")
     assert f"{who[chooser].name} takes Home Base 0 (green) (assigned: no choice was made)" in post, post
     assert (await state_of(t))["bases"] == {chooser: 0}
+
+
+async def test_a_seated_admin_who_is_not_the_host_gets_no_export_while_the_game_runs(table: Table, monkeypatch) -> None:
+    # commands.md: the file goes to the host, with a warning when the host plays. A member with Manage Server who
+    # holds a seat in someone else's game is not that host: the file would show him every hand and deck.
+    fixed_chance(monkeypatch, "replace")
+    t = table
+    mod = t.guild.add_member("mod", manage_guild=True)
+    await oc(t, t.host, "new")
+    await oc(t, t.host, "join")
+    await oc(t, mod, "join")
+    await oc(t, t.host, "start")
+    await t.idle()
+    refused = await oc(t, mod, "admin export")
+    assert refused.ephemeral and not refused.attachments, refused.text()
+    assert "You hold a seat in this game" in refused.text()
+    warned = await oc(t, t.host, "admin export")
+    assert warned.attachments and "You are also a player" in warned.text()
+    await oc(t, t.host, "admin end")
+    await t.idle()
+    after = await oc(t, mod, "admin export")
+    assert after.attachments and "also a player" not in after.text(), "once ended, any admin gets the file"
