@@ -22,6 +22,7 @@ from .host import Host
 from .host.buttons import AnswerButton, HostButton
 from .host.delivery import Delivery
 from .host.pictures import Painter
+from .host.presenting import ModalHandler
 from .host.scheduler import Scheduler
 from .ratelimits import sweep_now_and_then
 from .shards import UNSHARDED, ShardPlan
@@ -78,6 +79,11 @@ class GameBot(commands.Bot):
         self.db.on_notify(self._notified)  # another process queued messages or timers
         self._warming: asyncio.Task[None] | None = None
         self.collector = Collector()
+        # Modal submissions by custom-id prefix (Presentation.modals), and the tasks answering them.
+        self.modal_handlers: dict[str, ModalHandler] = {
+            prefix: handler for p in self.presentations.values() for prefix, handler in p.modals().items()
+        }
+        self._modal_tasks: set[asyncio.Task[None]] = set()
         # Application command ids by top-level name, and every command's path (for clickable mentions).
         self.command_ids: dict[str, int] = {}
         self.command_paths: set[str] = set()
@@ -175,7 +181,24 @@ class GameBot(commands.Bot):
         # Not an on_interaction listener: discord.py would start a task for it at every interaction.
         if event_name == "interaction":
             self.collector.touch()
+            if args and args[0].type is discord.InteractionType.modal_submit:
+                self._modal(args[0])
         super().dispatch(event_name, *args, **kwargs)
+
+    def _modal(self, interaction: discord.Interaction) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        handler = next((h for prefix, h in self.modal_handlers.items() if custom_id.startswith(prefix)), None)
+        if handler is not None:
+            task = asyncio.create_task(self._run_modal(handler, interaction), name=f"modal {custom_id}")
+            self._modal_tasks.add(task)
+            task.add_done_callback(self._modal_tasks.discard)
+
+    async def _run_modal(self, handler: ModalHandler, interaction: discord.Interaction) -> None:
+        try:
+            await handler(interaction)
+        except Exception:
+            log.exception("modal submission %s failed", interaction.id)
 
     def command_payload(self) -> list[dict[str, Any]]:
         return [c.to_dict(self.tree) for c in self.tree._get_all_commands()]

@@ -46,7 +46,19 @@ from .lobby import Lobby, players_text
 from .locks import Locks
 from .panels import Panel, Panels
 from .play import Play, Played, Turn
-from .presenting import DM, HISTORY, STATUS, SUBMIT, Message, Post, Presentation, Reminder, Reply, StepView
+from .presenting import (
+    DM,
+    HISTORY,
+    STATUS,
+    SUBMIT,
+    Message,
+    ModalHandler,
+    Post,
+    Presentation,
+    Reminder,
+    Reply,
+    StepView,
+)
 from .reports import Board, History, Reports, Status
 from .roster import Roster
 from .seasons import Outcome as SeasonOutcome
@@ -151,6 +163,7 @@ __all__ = [
     "MAX_CHOICES",
     "Member",
     "Message",
+    "ModalHandler",
     "NoGame",
     "NotAllowed",
     "Panel",

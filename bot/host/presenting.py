@@ -7,7 +7,7 @@ slash commands as a cog. It decides no rule: legality, resolution and results co
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 # Buttons the host puts on messages when a presentation asks for them (custom ids carry no secret).
 STATUS, SUBMIT, HISTORY = "status", "submit", "history"
 
+
+
+ModalHandler = Callable[["discord.Interaction"], Awaitable[None]]
 
 @dataclass(frozen=True, slots=True)
 class Post:
@@ -130,6 +133,12 @@ class Presentation(Protocol):
     def picture(self, view: dict[str, Any]) -> bytes | None: ...
 
     def dynamic_items(self) -> Sequence[type[discord.ui.DynamicItem[Any]]]: ...
+
+    def modals(self) -> Mapping[str, ModalHandler]:
+        """Handlers of this game's modal submissions, by custom-id prefix. They are dispatched by their id, like
+        the dynamic items, so a form sent twice, or after a restart, is still read (discord.py drops a modal it
+        does not hold in memory without a word)."""
+        ...
 
     def decision_title(self, pending: Pending) -> str: ...
 

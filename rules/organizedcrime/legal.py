@@ -135,6 +135,11 @@ def destinations_for(eng: Engine, piece: str, share: int) -> list[dict[str, Any]
     from .walk import Node
 
     st = eng.st
+    ts = st["ts"]
+    if ts is None or ts["dice"] is None or not any(m["piece"] == piece for m in ts["movers"]):
+        return []
+    if share not in eng.allowed_shares(piece):
+        return []  # no move has that share; and the walk's search grows with the share
     m = eng.mover(piece)
     space = where(st, piece)
     if space is None:

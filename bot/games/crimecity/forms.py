@@ -315,20 +315,47 @@ def _view(items: list[discord.ui.Item[Any]]) -> discord.ui.View:
     return view
 
 
+BID_PREFIX = "cc:bid:"
+BID_ID = re.compile(r"cc:bid:(?P<game>[0-9]+):(?P<nonce>[0-9a-f]{12})")
+BID_INPUT = "bid"
+
+
 class BidModal(discord.ui.Modal, title="Your bid for the draft"):
-    """The bid, typed. (A modal lives in memory only: after a restart, open the draft form again.)"""
+    """The bid, typed. Its submission is read by its custom id (`submit_bid`), not by this object, which the
+    bot forgets once it is shown: so a bid sent after a restart, or sent twice, is still read."""
 
     def __init__(self, game_id: int, nonce: str) -> None:
-        super().__init__(custom_id=f"cc:bid:{game_id}:{nonce}", timeout=900)
-        self.game_id = game_id
-        self.nonce = nonce
+        super().__init__(custom_id=f"{BID_PREFIX}{game_id}:{nonce}", timeout=None)
         self.bid: discord.ui.TextInput[BidModal] = discord.ui.TextInput(
-            label="Garnets you bid (paid at the draft)", placeholder="0", max_length=9, required=True
+            label="Garnets you bid (paid at the draft)", placeholder="0", max_length=9, required=True,
+            custom_id=BID_INPUT,
         )
         self.add_item(self.bid)
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        await _answer_click(interaction, self.game_id, self.nonce, "bid", [], str(self.bid.value))
+
+async def submit_bid(interaction: discord.Interaction) -> None:
+    data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+    match = BID_ID.fullmatch(str(data.get("custom_id", "")))
+    text = _input_value(data.get("components", []), BID_INPUT)
+    if match is None or text is None:
+        await send_ephemeral(interaction, "That form is not one this bot can read; open the draft form again.")
+        return
+    await _answer_click(interaction, int(match["game"]), match["nonce"], "bid", [], text)
+
+
+def _input_value(components: Any, custom_id: str) -> str | None:
+    """A text input's value in a modal submission (in an action row, or in a label of Components V2)."""
+    stack = list(components) if isinstance(components, list) else []
+    while stack:
+        item = stack.pop()
+        if not isinstance(item, dict):
+            continue
+        if item.get("custom_id") == custom_id and isinstance(item.get("value"), str):
+            return str(item["value"])
+        stack.extend(item.get("components") or [])
+        if isinstance(item.get("component"), dict):
+            stack.append(item["component"])
+    return None
 
 
 class FormControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
@@ -346,7 +373,9 @@ class FormControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLAT
 
     async def callback(self, interaction: discord.Interaction) -> None:
         if self.part == "bid":
-            await interaction.response.send_modal(BidModal(self.game_id, self.nonce))
+            modal = BidModal(self.game_id, self.nonce)
+            await interaction.response.send_modal(modal)
+            modal.stop()  # its submission comes through submit_bid, by its id
             return
         values = [str(v) for v in (interaction.data or {}).get("values", [])]  # type: ignore[union-attr]
         await _answer_click(interaction, self.game_id, self.nonce, self.part, values, None)

@@ -6,7 +6,7 @@ what that seat's events say. Decided here: wording and layout; decided in `rules
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rules.crimecity.game import DRAFT, EC, GAME, ROUND
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     import discord
     from discord.ext import commands
 
-    from ...host import Host
+    from ...host import Host, ModalHandler
 
 TITLE = "**Crime City**"
 KIND = "crimecity"
@@ -65,6 +65,11 @@ class CrimeCityPresentation:
         from .panel import PanelControl
 
         return (PanelControl, FormControl, GuessControl)
+
+    def modals(self) -> Mapping[str, ModalHandler]:
+        from .forms import BID_PREFIX, submit_bid
+
+        return {BID_PREFIX: submit_bid}
 
     def decision_title(self, pending: Any) -> str:
         if pending.decision == DRAFT:

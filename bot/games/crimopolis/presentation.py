@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     import discord
     from discord.ext import commands
 
-    from ...host import Host
+    from ...host import Host, ModalHandler
 
 log = logging.getLogger(__name__)
 KIND = "crimopolis"
@@ -79,6 +79,9 @@ class CrimopolisPresentation:
         from .panel import PanelControl
 
         return (PanelControl,)
+
+    def modals(self) -> Mapping[str, ModalHandler]:
+        return {}
 
     def decision_title(self, pending: Pending) -> str:
         """The decision in the host's own messages ("Turn 4 was resolved just before your command arrived")."""

@@ -8,7 +8,7 @@ and the prompt of any decision that now awaits it. Public texts read the public 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rules.contract import Pending
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import discord
     from discord.ext import commands
 
-    from ...host import Caller, Host
+    from ...host import Caller, Host, ModalHandler
 
 TITLE = "Organized Crime"
 LIMIT = 1900  # a post's content, with room to spare under Discord's 2,000
@@ -79,6 +79,9 @@ class OrganizedCrimePresentation:
         from .panel import OpenPanel, PanelControl
 
         return (PanelControl, OpenPanel)
+
+    def modals(self) -> Mapping[str, ModalHandler]:
+        return {}
 
     def decision_title(self, pending: Pending) -> str:
         return title(pending)

@@ -111,3 +111,7 @@ def test_destinations_of_a_waiting_mover_for_the_move_to_option() -> None:
     got = destinations_for(Engine(GAME.content, st, NoChance()), "a:1", 3)
     assert got == [{"to": "i00", "steps": ["o01", "o02", "i00"]}, {"to": "i15", "steps": ["o01", "o02", "i15"]},
                    {"to": "o03", "steps": ["o01", "o02", "o03"]}]
+    # a share no move can have has no destinations, at once (the walk's search grows with the share)
+    for share in (0, -1, 2, 4, 10**6):
+        assert destinations_for(Engine(GAME.content, st, NoChance()), "a:1", share) == []
+    assert destinations_for(Engine(GAME.content, st, NoChance()), "a:0", 3) == [], "the Boss is not a mover"

@@ -178,6 +178,32 @@ async def test_buttons_work_after_a_restart_and_answer_only_the_clicker(table: T
     assert fd.ephemerals(outsider) == [refused], "an answer only the clicker sees"
 
 
+async def test_a_bid_sent_after_a_restart_or_twice_is_still_read(table: Table) -> None:
+    # discord.py drops a modal it does not hold in memory without a word: the bid is read by its custom id.
+    t = table
+    fd = t.fd
+    await t.cmd(t.host, "new", deadline_hours=24.0, garnets=10)
+    (lobby,) = lobby_posts(t)
+    for n in NAMES:
+        await fd.click(t.players[n], lobby, button(lobby, "Join"))
+    await fd.click(t.host, lobby, button(lobby, "Start"))
+    await t.idle()
+    (draft_post,) = [m for m in fd.channel_messages(t.chan) if "the draft is open" in m.text()]
+    andy = t.players["andy"]
+    form = await fd.click(andy, draft_post, button(draft_post, "Submit"))
+    prompt = await fd.click(andy, form, button(form, "Bid…"))
+    assert prompt.modal is not None
+    field = prompt.modal.input_ids()[0]
+    await t.stop_bot()
+    await t.start_bot()
+    after = await fd.submit_modal(andy, prompt.modal, {field: "3"})
+    assert "Bid: **3**" in after.text(), after.text()
+    again = await fd.submit_modal(andy, prompt.modal, {field: "4"})
+    assert "Bid: **4**" in again.text(), again.text()
+    wrong = await fd.submit_modal(andy, prompt.modal, {field: "many"})
+    assert wrong.ephemeral and "A bid is a whole number of garnets" in wrong.text(), wrong.text()
+
+
 async def test_a_channel_without_attach_files_is_refused_at_new(table: Table) -> None:
     t = table
     chan = t.guild.add_text_channel("no-pictures")

@@ -89,6 +89,10 @@ async def test_move_to_a_destination_plays_the_whole_path(table: Table, monkeypa
     assert all(" (via " in c["name"] for c in found)
     wrong = await oc(t, who[active], "move", piece=f"{me}:0", share=share, to="o99")
     assert "not a destination" in wrong.text()
+    # a share not on the dice, with `to`: the rules' own refusal, at once (no search of a 10**6-step walk)
+    for bad in (share + 1, 0, 10**6):
+        refused = await oc(t, who[active], "move", piece=f"{me}:0", share=bad, to="o04")
+        assert refused.ephemeral and f"The share must be one of [{share}]" in refused.text(), refused.text()
     target = found[-1]["value"]
     before = len(t.posts())
     reply = await oc(t, who[active], "move", piece=f"{me}:0", share=share, to=target)
