@@ -4,6 +4,7 @@ the panel's custom ids and layout, the board, the rules pages, help, and the adm
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -236,3 +237,19 @@ async def test_lobby_verbs_in_a_dm_take_the_game_option(table: Table) -> None:
     players = [t.players["andy"], t.players["cara"]]
     started, _ = await lobby_verbs_in_a_dm(t.fd, t.guild, t.chan, t.host, players, "organizedcrime")
     assert "begins" in started.text(), started.text()
+
+
+async def test_moves_that_race_within_a_turn_are_told_the_turn_moved_on(table: Table, monkeypatch) -> None:
+    # Two of the active player's moves and the other player's pass, sent at once: the first move is played; the
+    # others were issued before the step it opened, so they are not recorded, and they are told so in the words
+    # of a turn that goes on (not that it "was resolved").
+    t = table
+    who, active, me, share = await _boss_rolled(t, monkeypatch, "race", "right")
+    other = next(m for s, m in who.items() if s != active)
+    replies = await asyncio.gather(oc(t, who[active], "move", piece=f"{me}:0", share=share),
+                                   oc(t, who[active], "move", piece=f"{me}:0", share=share), oc(t, other, "pass"))
+    texts = [r.text() for r in replies]
+    assert all(r.ephemeral for r in replies), texts
+    late = [x for x in texts if "not recorded" in x or "not your" in x.casefold() or "not allowed" in x.casefold()]
+    assert len(late) == 2, texts
+    assert not any("was resolved" in x for x in texts), texts
