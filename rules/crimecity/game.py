@@ -314,7 +314,7 @@ class CrimeCity:
             if seat not in state.players:
                 raise RuleError("not_in_game", "That player is not in this game.")
             if isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= MAX_GARNETS:
-                raise RuleError("malformed", "A garnet balance is a whole number, 0 or more.")
+                raise RuleError("malformed", f"A garnet balance is a whole number from 0 to {MAX_GARNETS:,}.")
             if state.phase not in (DRAFT, ROUND):
                 raise RuleError("wrong_phase", "The rounds are over; balances are final.")
             return

@@ -159,7 +159,7 @@ class Crimopolis:
         try:
             action = read_action(self.content, state.players, dict(move), "move")
         except FormatError as e:
-            return Refusal("malformed", str(e))
+            return Refusal("malformed", _unreadable(str(e)))
         no = check(self.content, state, seat, action)
         return None if no is None else Refusal(no[0], no[1])
 
@@ -266,3 +266,16 @@ def house_game() -> Crimopolis:
 
 
 GAME = house_game()
+
+
+def _unreadable(message: str) -> str:
+    """A field's format error in a player's words: "move.card: unknown card 'J99'" → "Unknown card 'J99' (card)."
+
+    >>> _unreadable("move.card: unknown card 'J99'")
+    "Unknown card 'J99' (card)."
+    >>> _unreadable("move: an action is an object, not a list")
+    'An action is an object, not a list.'
+    """
+    where, _, why = message.partition(": ")
+    field = where.removeprefix("move").removeprefix(".")
+    return f"{why[:1].upper()}{why[1:]}" + (f" ({field})." if field else ".")

@@ -121,6 +121,14 @@ async def test_a_balance_set_below_a_recorded_bid_refuses_that_bid_at_the_draft(
     assert "andy" not in doc["draft"] and doc["garnets"]["andy"] == 2, "a valid file: the bid counted as none"
 
 
+
+async def test_a_balance_beyond_the_cap_names_the_cap(table: Table) -> None:
+    t = table
+    await open_game(t, garnets=10)
+    reply = await t.cmd(t.host, "admin garnets", player=t.players["andy"], amount=2**53)
+    assert reply.ephemeral and "from 0 to 1,000,000,000" in reply.text(), reply.text()
+
+
 # ---- 5. lost posts when permissions change ---------------------------------------------------------------
 
 

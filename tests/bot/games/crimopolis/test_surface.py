@@ -156,6 +156,8 @@ async def test_board_status_and_autocomplete(cp: CpTable, fixed_seed: None) -> N
     assert refused.ephemeral and "not allowed" in refused.text()
     garbage = await t.cmd(member, "act", action="fly to the moon")
     assert "Could not read" in garbage.text()
+    unknown = await t.cmd(member, "act", action="abort J99")
+    assert "Unknown card 'J99' (card)" in unknown.text() and "move." not in unknown.text(), unknown.text()
     not_yours = await t.cmd(other, "end")
     assert f"`end` — It is {name}'s decision, not yours (R108)" in not_yours.text(), not_yours.text()
     export = await t.cmd(t.players["ann"], "admin export")
