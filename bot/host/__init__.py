@@ -110,6 +110,7 @@ class Host:
         self.seasons = Seasons(db, self.finder, clock=clock)
         self.stepper.on_end = self._ended
         self.lobby.seasons = self.seasons
+        self.hosting.seasons = self.seasons
 
     async def _ended(self, conn: Any, game: GameRow, roster: Roster, view: StepView) -> None:
         """A game's end, inside its last transaction: its match in its season (once)."""

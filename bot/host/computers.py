@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from random import Random
 from typing import Any
@@ -72,11 +73,15 @@ class Timing:
         (True, True)
         >>> t.delay("s", ComputerWait(game, "p2", 2.0, 0.0, members_owe=True)) < 2.0  # before the deadline
         True
+        >>> t.delay("s", ComputerWait(game, "p2", 2.0, 0.0, members_owe=False)) < 2.0  # soon, and still before it
+        True
         """
         digest = hashlib.sha256(f"delay:{secret}:{wait.seat}:{wait.game.step}:{int(wait.members_owe)}".encode())
         rng = Random(int.from_bytes(digest.digest()[:16], "big"))
         if not wait.members_owe:
             seconds = rng.uniform(*self.soon)
+            if wait.deadline_at is not None:  # a deadline the host brought close: still before it
+                seconds = min(seconds, self.share[1] * max(0.0, wait.deadline_at - wait.now))
         elif wait.deadline_at is None:
             seconds = rng.uniform(*self.unclocked)
         else:
@@ -237,6 +242,22 @@ def check_level(kind: str, level: str, title: str) -> None:
         raise UserError(f"{title} has no computer players.")
     if level not in known:
         raise UserError(f"There is no computer player level {level!r} for {title}; pick one of {', '.join(known)}.")
+
+
+def next_computer_number(names: Iterable[str]) -> int:
+    """One more than the highest number of the computer players seated now, so no two share a name (the
+    export names players by name), even after one left the lobby.
+
+    >>> next_computer_number(["Computer 1 (random)", "Computer 3 (strong)"])
+    4
+    >>> next_computer_number([])
+    1
+    """
+    numbers = [int(m[1]) for m in (NUMBERED.match(n) for n in names) if m is not None]
+    return 1 + max(numbers, default=0)
+
+
+NUMBERED = re.compile(r"Computer ([0-9]+) \(")
 
 
 def computer_name(number: int, level: str) -> str:

@@ -64,6 +64,7 @@ class Hosting:
         self.presentations = presentations
         self.clock = clock
         self.committed = committed
+        self.seasons: Any = None  # set by the host: a season match takes only its roster (replace too)
 
     async def _game(self, caller: Caller, kind: str, game_opt: str | None) -> GameRow:
         game = await self.finder.game(caller, kind, game_opt)
@@ -113,10 +114,25 @@ class Hosting:
                 rows = clocks.set_left(rows, now, seconds, paused=game.paused)
                 await clocks_repo.replace_clocks(conn, game.id, rows)
                 await self.stepper.schedule_clock(conn, game, rows, now)
+                if game.pending is not None:  # a computer player moves before a deadline brought forward too
+                    roster = Roster(await games_repo.seats(conn, game.id))
+                    done = await self._done(conn, game, kind)
+                    await self.stepper.arm_computers(conn, game, roster, done, now, rows=rows)
                 await self._maybe_all_in(conn, game)
                 state = ClockState(game, rows[-1].deadline_at, rows[-1].remaining)  # the clock just set
             self.committed()
         return state
+
+    async def _done(self, conn: Any, game: GameRow, kind: str) -> set[str]:
+        """The seats whose collected move counts in the open decision (none in a decision played one move at a
+        time)."""
+        if game.pending is None or not game.pending.together:
+            return set()
+        from ..storage import submissions as subs_repo
+
+        rules = self.presentations[kind].game
+        collected = await subs_repo.collected(conn, game.id, game.step)
+        return counted(rules, self.stepper.states.get(rules, game), collected)
 
     async def reminder(self, caller: Caller, kind: str, hours: float, game_opt: str | None = None) -> ClockState:
         """The game's reminder lead time (0: none), and the open decision's reminder re-placed."""
@@ -262,6 +278,12 @@ class Hosting:
                     raise UserError(f"{old.display_name} does not hold a seat in this game.")
                 if roster.seat_of(new.user_id) is not None:
                     raise UserError(f"{new.display_name} already holds a seat in this game.")
+                if game.season_id is not None and self.seasons is not None:
+                    if not await self.seasons.is_member(game.season_id, new.user_id):
+                        raise UserError(
+                            f"This game is a match of the server's season: only its roster may play, and "
+                            f"{new.display_name} is not on it."
+                        )
                 holder = roster.player(seat)
                 partner = holder is not None and holder.partner_id == old.user_id
                 if partner:  # a shared seat's second member: only their place changes hands
@@ -299,7 +321,7 @@ class Hosting:
     ) -> tuple[GameRow, Roster, str]:
         """Hand `old`'s seat to a computer player of `level`: it plays the seat on from what the seat received
         (a move `old` already made for the open decision stands). No DM: nobody reads it."""
-        from .computers import check_level, computer_name
+        from .computers import check_level, computer_name, next_computer_number
 
         game = await self._game(caller, kind, game_opt)
         check_level(kind, level, self.presentations[kind].game.info.title)
@@ -319,7 +341,7 @@ class Hosting:
                         f"{old.display_name} shares a seat with another member: hand their place to a member "
                         "instead (a computer player cannot share a seat)."
                     )
-                name = computer_name(1 + await games_repo.computers_seated(conn, game.id), level)
+                name = computer_name(next_computer_number(await games_repo.computer_names(conn, game.id)), level)
                 await games_repo.reassign_seat(
                     conn, game.id, seat, user_id=None, user_name=name, display_name=name, computer=level
                 )
@@ -333,14 +355,7 @@ class Hosting:
                     messages.extend(replaced(game, old, Member(0, name, name)))
                 await self.stepper.queue(conn, game, messages, now)
                 if game.status == RUNNING and game.pending is not None:
-                    done: set[str] = set()
-                    if game.pending.together:
-                        from ..storage import submissions as subs_repo
-
-                        rules = self.presentations[kind].game
-                        collected = await subs_repo.collected(conn, game.id, game.step)
-                        done = counted(rules, self.stepper.states.get(rules, game), collected)
-                    await self.stepper.arm_computers(conn, game, roster, done, now)
+                    await self.stepper.arm_computers(conn, game, roster, await self._done(conn, game, kind), now)
             self.committed()
         log.info("game %s: a seat was handed to a computer player (%s)", game.id, level)
         return game, roster, seat

@@ -215,7 +215,7 @@ class Lobby:
         self, caller: Caller, kind: str, level: str, game_opt: str | None = None
     ) -> tuple[GameRow, Roster, str]:
         """Seat a computer player of `level` in the lobby (the game's host or an admin): its name says so."""
-        from .computers import check_level, computer_name
+        from .computers import check_level, computer_name, next_computer_number
 
         game = await self._find(caller, kind, None, game_opt)
         await self.finder.require_admin(game, caller)
@@ -233,7 +233,7 @@ class Lobby:
             roster = Roster(await games_repo.seats(conn, game.id))
             if len(roster) >= info.max_players:
                 raise UserError(f"The lobby is full: {info.title} takes {players_text(info)}.")
-            number = 1 + await games_repo.computers_seated(conn, game.id)
+            number = next_computer_number(await games_repo.computer_names(conn, game.id))
             name = computer_name(number, level)
             seat = await games_repo.add_seat(
                 conn, game.id, user_id=None, user_name=name, display_name=name, now=self.clock(), computer=level

@@ -143,10 +143,10 @@ async def add_seat(
     return seat
 
 
-async def computers_seated(conn: Any, game_id: int) -> int:
-    """How many computer players took a seat in the game so far (each gets the next number)."""
-    found = await row(conn, "SELECT COUNT(*) AS n FROM seats WHERE game_id = ? AND computer IS NOT NULL", (game_id,))
-    return int(found["n"]) if found else 0
+async def computer_names(conn: Any, game_id: int) -> list[str]:
+    """The names of the computer players seated in the game now."""
+    found = await rows(conn, "SELECT user_name FROM seats WHERE game_id = ? AND computer IS NOT NULL", (game_id,))
+    return [str(r["user_name"]) for r in found]
 
 
 async def remove_seat(conn: Any, game_id: int, seat: str) -> None:

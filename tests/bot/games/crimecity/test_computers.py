@@ -168,3 +168,39 @@ async def test_a_seasons_match_takes_no_computer_player(table: Table) -> None:
     refused = await t.cmd(t.host, "admin addbot", level="strong")
     assert "a match of the server's season" in refused.text(), refused.text()
     assert await t.bot.db.fetchall("SELECT seat FROM seats") == []
+
+
+async def test_a_computer_added_after_one_left_gets_a_name_of_its_own(table: Table, tmp_path) -> None:
+    # The export names players by name: two "Computer 3 (random)" made a file that did not replay.
+    t = table
+    await restart_with(t, computer_delay=0.0)
+    await t.cmd(t.host, "new", deadline_hours=24.0, garnets=10)
+    for _ in range(5):
+        await t.cmd(t.host, "admin addbot", level="random")
+    await t.cmd(t.host, "admin removebot", computer="p1")  # Computer 1 leaves; Computers 2-5 stay
+    await t.cmd(t.host, "admin addbot", level="random")
+    names = [r["user_name"] for r in await t.bot.db.fetchall("SELECT user_name FROM seats")]
+    assert len(names) == len(set(names)) == 5 and "Computer 6 (random)" in names, names
+    await t.cmd(t.host, "start")
+    await t.idle()
+    await settle_ec(t, {})
+    await t.idle()
+    export = await t.cmd(t.host, "admin export")
+    path = tmp_path / "g.json"
+    path.write_bytes(export.attachments[0].data)
+    run = subprocess.run([sys.executable, "-m", "rules", "replay", str(path)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+
+
+async def test_a_deadline_brought_forward_brings_the_computers_forward(table: Table) -> None:
+    t = table
+    await restart_with(t, computer_delay=1.0)  # as in production: minutes ahead of a 24-hour deadline
+    await t.cmd(t.host, "new", deadline_hours=24.0, garnets=10)
+    for n in ("andy", "grunkle", "cara", "dev"):
+        await t.cmd(t.players[n], "join")
+    await t.cmd(t.host, "admin addbot", level="strong")
+    await t.cmd(t.host, "start")
+    await t.cmd(t.host, "admin deadline", hours=2 / 3600)
+    timers = await t.bot.db.fetchall("SELECT kind, due_at FROM timers")
+    due = {r["kind"]: r["due_at"] for r in timers}
+    assert due["computer"] < due["deadline"], timers

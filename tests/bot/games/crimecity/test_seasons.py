@@ -242,3 +242,13 @@ async def test_stats_count_every_finished_game(table: Table) -> None:
     await t.idle()
     mine = (await t.cmd(t.players["eve"], "stats", player=t.players["grunkle"])).text()
     assert "Games played: 2" in mine and "Goals completed: 2 (Mob Boss 1, a role not revealed 1)" in mine, mine
+
+
+async def test_a_seat_in_a_match_is_handed_only_to_the_roster(table: Table) -> None:
+    t = table
+    season_id = await season(t)
+    zed = t.guild.add_member("zed")  # not on the roster
+    await open_season_game(t, season_id, rounds=1)
+    refused = await t.cmd(t.host, "admin replace", old=t.players["eve"], new=zed)
+    assert refused.ephemeral and "only its roster may play, and zed is not on it" in refused.text(), refused.text()
+    assert (await t.bot.db.fetchone("SELECT user_id FROM seats WHERE user_id = ?", (zed.id,))) is None
