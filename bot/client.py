@@ -181,7 +181,7 @@ class GameBot(commands.Bot):
         # Not an on_interaction listener: discord.py would start a task for it at every interaction.
         if event_name == "interaction":
             self.collector.touch()
-            if args and args[0].type is discord.InteractionType.modal_submit:
+            if args and getattr(args[0], "type", None) is discord.InteractionType.modal_submit:
                 self._modal(args[0])
         super().dispatch(event_name, *args, **kwargs)
 
