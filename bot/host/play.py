@@ -316,15 +316,15 @@ class Play:
         if caller.issued_at is not None and opened is not None and caller.issued_at < opened:
             presentation = self.presentations[kind]
             before = await self._decision_before(game)
-            was, now = capital(title_of(presentation, before)), capital(title_of(presentation, game.pending))
+            now = capital(title_of(presentation, game.pending))
             if before is not None and not before.together:  # a move, not a resolution, opened the decision
                 raise Stale(
                     f"The game moved on just before your command arrived, so it was not recorded. {now} is open "
                     "now: look at the board and send your move again if it still applies."
                 )
             raise Stale(
-                f"{was} was resolved just before your command arrived, so it was not recorded. {now} is open now: "
-                "look at the new board and submit again."
+                f"{capital(title_of(presentation, before))} was resolved just before your command arrived, so it "
+                f"was not recorded. {now} is open now: look at the new board and submit again."
             )
         state = self.stepper.states.get(self.presentations[kind].game, game)
         return Turn(game, ctx.roster, seat, state, ctx.collected.get(seat))

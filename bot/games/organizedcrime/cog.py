@@ -337,9 +337,8 @@ class OrganizedCrimeCog(
         def make(ctx: Context) -> list[Act]:
             pid = self._piece(ctx, piece)
             out: list[Act] = [{"act": "move", "piece": pid, "share": share}]
-            if to and not choices.of(ctx, "move", lambda a: a["piece"] == pid and a["share"] == share):
-                return out  # the rules refuse the move itself, with their reason (a share not on the dice...)
-            if to:
+            # A move the rules refuse gets their reason; and no search of a walk for a share no move has.
+            if to and choices.of(ctx, "move", lambda a: a["piece"] == pid and a["share"] == share):
                 found = destinations_for(Engine(GAME.content, ctx.state, NoChance()), pid, share)
                 # commands.md "Writing an action": a space by its id (o04) or a name only it has (Boston)
                 try:
