@@ -17,6 +17,7 @@ from discord.ext import commands
 from .collector import Collector
 from .config import Settings
 from .games import picture, presentations
+from .games.league_cog import LeagueCog, leagues
 from .health import HealthServer, Readiness
 from .host import Host
 from .host.buttons import AnswerButton, HostButton
@@ -125,6 +126,9 @@ class GameBot(commands.Bot):
             # Components are dispatched by their custom id, so they keep working after a restart.
             self.add_dynamic_items(*presentation.dynamic_items())
         self.add_dynamic_items(HostButton, AnswerButton)
+        league_games = leagues(self.presentations)
+        if league_games:  # `/season ...`, for every game whose season is a league
+            await self.add_cog(LeagueCog(self.host, league_games))
         self.command_paths = {c.qualified_name for c in self.tree.walk_commands()}
         await self.sync_commands()
         await self.delivery.start()

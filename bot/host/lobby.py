@@ -327,6 +327,39 @@ class Lobby:
         log.info("game %s: started", game.id)
         return advance, roster
 
+    async def set_season(self, caller: Caller, kind: str, season_id: int | None) -> GameRow:
+        """Make the lobby in the caller's channel a match of a season (None: no longer one). Everyone
+        already seated must be on the season's roster; from then on only its roster may join."""
+        game = await self.finder.game(caller, kind)
+        await self.finder.require_admin(game, caller)
+        async with self.locks(game.id), self.db.transaction() as conn:
+            game = await reload(conn, game.id)
+            if game.status != LOBBY:
+                raise UserError("The game has started: a season takes only a lobby as its match.")
+            if game.season_id == season_id:
+                said = "is already a match of that season" if season_id else "is not a season's match"
+                raise UserError(f"The lobby {said}.")
+            roster = Roster(await games_repo.seats(conn, game.id))
+            if season_id is not None and any(p.computer is not None for p in roster.players):
+                raise UserError("A season's match takes no computer player (its seats are its roster): take them out.")
+            if season_id is not None:
+                off = [
+                    roster.name_of(seat)
+                    for seat in roster.seats
+                    for user in roster.members_of(seat)
+                    if not await self.seasons.is_member(season_id, user)
+                ]
+                if off:
+                    raise NotAllowed(
+                        f"Not on the season's roster: {', '.join(off)}. Add them to it first, or they leave the lobby."
+                    )
+            await games_repo.update_game(conn, game.id, season_id=season_id)
+            game = await reload(conn, game.id)
+            await self._edit_lobby(conn, game, roster)
+        self.committed()
+        log.info("game %s: season set to %s", game.id, season_id)
+        return game
+
     async def _season_settings(self, game: GameRow, roster: Roster, settings: dict[str, Any]) -> dict[str, Any]:
         """What the season brings to a match's setup: each seat's balance and the previous placement, as
         the game's presentation names them."""

@@ -97,7 +97,7 @@ class CrimeCityCog(
         SeasonCommands(host, group)  # `/crimecity season ...` (a group adds itself to its parent)
 
     async def _seasons(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await season_choices(self.host, interaction, current)
+        return await season_choices(self.host, interaction, current, (KIND,))
 
     async def _games(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await game_choices(self.host, interaction.client, KIND, interaction, current)

@@ -8,13 +8,13 @@ needs Manage Server (or the host role); the service checks it.
 from __future__ import annotations
 
 import io
-import re
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
-from ...host import MAX_CHOICES, Member, Season, Standing, UserError, answer, caller_of, matches
+from ...host import Member, Season, UserError, answer, caller_of
+from ..ledger import export_files, member_lookup, parse_names, season_choices
 from . import seasons as words
 from .standings_picture import render_standings
 
@@ -23,41 +23,6 @@ if TYPE_CHECKING:
 
 KIND = "crimecity"
 SEASON_HELP = "A season of this server (leave empty for the open one)"
-_MENTION = re.compile(r"^<@!?(\d+)>$")
-
-
-async def season_choices(host: Host, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """This server's seasons, the open one first; a choice shows the season's name, its value is its id."""
-    if interaction.guild_id is None:
-        return []
-    found = await host.seasons.of_guild(interaction.guild_id, KIND)
-    found.sort(key=lambda s: (s.status != "open", -s.id))
-    out = []
-    for season in found:
-        label = season.name if season.status == "open" else f"{season.name} (ended)"
-        if matches(current, season.name, str(season.id)):
-            out.append(app_commands.Choice(name=label[:100], value=str(season.id)))
-    return out[:MAX_CHOICES]
-
-
-def member_lookup(table: list[Standing]):  # type: ignore[no-untyped-def]
-    """Name, mention or id → a roster member's user id; UserError for anyone else."""
-    on_roster = [s for s in table if s.on_roster]
-
-    def lookup(text: str) -> int:
-        text = text.strip()
-        found = _MENTION.match(text)
-        if found or (text.isascii() and text.isdigit()):
-            user = int(found.group(1) if found else text)
-            if any(s.user_id == user for s in on_roster):
-                return user
-        for attr in ("display_name", "user_name"):
-            hits = [s.user_id for s in on_roster if getattr(s, attr).casefold() == text.lstrip("@").casefold()]
-            if len(hits) == 1:
-                return hits[0]
-        raise UserError(f"Nobody named {text!r} is on the season's roster.")
-
-    return lookup
 
 
 class SeasonCommands(app_commands.Group):
@@ -70,7 +35,7 @@ class SeasonCommands(app_commands.Group):
         self.host = host
 
     async def _seasons(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await season_choices(self.host, interaction, current)
+        return await season_choices(self.host, interaction, current, (KIND,))
 
     async def _pick(self, interaction: discord.Interaction, season: str | None = None) -> Season:
         return await self.host.seasons.pick(caller_of(interaction), KIND, season)
@@ -171,10 +136,10 @@ class SeasonCommands(app_commands.Group):
         season = await self._pick(interaction)
         table = await self.host.seasons.standings(season.id)
         lookup = member_lookup(table)
-        order = words.parse_names(placements, lookup, "placements")
+        order = parse_names(placements, lookup, "placements")
         if not order:
             raise UserError("List the players from first to last, comma-separated.")
-        winners = words.parse_names(tol or "", lookup, "tokens of life")
+        winners = parse_names(tol or "", lookup, "tokens of life")
         changes = words.parse_changes(garnets or "", lookup)
         ec_user = lookup(str(ec.id)) if ec is not None else None
         placed = set(order)
@@ -213,7 +178,7 @@ class SeasonCommands(app_commands.Group):
     @app_commands.describe(season=SEASON_HELP)
     async def export(self, interaction: discord.Interaction, season: str | None = None) -> None:
         found = await self._pick(interaction, season)
-        as_csv, as_json = words.export_files(found, await self.host.seasons.ledger(found.id))
+        as_csv, as_json = export_files(found, await self.host.seasons.ledger(found.id))
         stem = f"season-{found.id}-ledger"
         files = [discord.File(io.BytesIO(as_csv), f"{stem}.csv"), discord.File(io.BytesIO(as_json), f"{stem}.json")]
         await answer(interaction, f"The ledger of season **{found.name}**: every change to a balance.", files=files)

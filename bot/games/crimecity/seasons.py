@@ -7,9 +7,6 @@ match's elimination candidate) and `eliminated` (lost a death match).
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -117,28 +114,6 @@ def history_text(season: Season, matches: Sequence[Any], names: Mapping[int, str
     return clip("\n".join(lines), 4000)
 
 
-def export_files(season: Season, ledger: Sequence[Mapping[str, Any]]) -> tuple[bytes, bytes]:
-    """The ledger as CSV and as JSON (one row per change, oldest first)."""
-    fields = ("id", "user_id", "display_name", "amount", "reason", "match_id", "by_user", "created_at")
-    text = io.StringIO()
-    writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(fields)
-    for r in ledger:
-        writer.writerow([_csv_safe(r.get(f)) for f in fields])
-    doc = {
-        "season": {"id": season.id, "name": season.name, "status": season.status},
-        "ledger": [{f: r.get(f) for f in fields} for r in ledger],
-    }
-    return text.getvalue().encode(), (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode()
-
-
-def _csv_safe(value: Any) -> Any:
-    """A cell a spreadsheet will not run as a formula (a member's name could start with "=")."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return "" if value is None else value
-
-
 # ---- an off-bot match, as typed -----------------------------------------------------------------------
 
 
@@ -155,15 +130,4 @@ def parse_changes(text: str, lookup: Any) -> dict[int, int]:
         if user in out:
             raise UserError(f"{name.strip()} is listed twice in the garnet changes.")
         out[user] = amount
-    return out
-
-
-def parse_names(text: str, lookup: Any, what: str) -> list[int]:
-    """Comma-separated names or mentions → user ids, in order, each once."""
-    out: list[int] = []
-    for name in [n for n in text.replace(";", ",").split(",") if n.strip()]:
-        user = lookup(name)
-        if user in out:
-            raise UserError(f"{name.strip()} is listed twice in the {what}.")
-        out.append(user)
     return out

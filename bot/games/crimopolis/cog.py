@@ -67,7 +67,8 @@ target prestige rings the bell.
 `/crimopolis panel` — menus of your legal actions · `/crimopolis prefs reactions` — ask / never / auto
 `/crimopolis status` — your hands and the open decision · `/crimopolis board [public]` · `/crimopolis rules` · \
 `/crimopolis history`
-**Hosting**: `/crimopolis admin resolve|deadline|reminder|pause|resume|end|replace|export`"""
+**Hosting**: `/crimopolis admin resolve|deadline|reminder|pause|resume|end|replace|export`
+**Seasons** (a league by placement): `/season new|join|match|standings|history|export`"""
 
 VARIANTS = [Choice(name=n, value=v) for n, v in (("standard", "standard"), ("lucky speed", "lucky_speed"))]
 VARIANTS.append(Choice(name="deeper strategy", value="deeper_strategy"))

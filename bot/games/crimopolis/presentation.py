@@ -65,6 +65,22 @@ class CrimopolisPresentation:
         self.host: Host | None = None  # the running bot's host (set when its cog loads)
         self._auto: dict[int, set[asyncio.Task[None]]] = {}
 
+    # ---- seasons (docs/seasons.md) -----------------------------------------------------------------------
+
+    league = True
+
+    def season_outcome(self, view: StepView) -> Any:
+        """A finished match's placement: the rules' ranking (score, then body count; equal ones tied). A game
+        the host ended before the first turn is not a match."""
+        from .. import league
+
+        results = view.results
+        if not results or view.state.number < 1:
+            return None
+        groups = [list(group) for group in results.get("ranking") or []]
+        users = league.in_groups(groups, view.roster.user_of)
+        return league.outcome(groups, {"game": view.game.id, "ended": results.get("ended"), "groups": users})
+
     def cog(self, host: Host) -> commands.Cog:
         from .cog import CrimopolisCog
 

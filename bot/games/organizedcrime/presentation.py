@@ -86,6 +86,23 @@ class OrganizedCrimePresentation:
     def decision_title(self, pending: Pending) -> str:
         return title(pending)
 
+    # ---- seasons (docs/seasons.md) -----------------------------------------------------------------------
+
+    league = True
+
+    def season_outcome(self, view: StepView) -> Any:
+        """A finished match's placement: the winners, the other Bosses standing by votes, money and income
+        (equal ones tied), then those rubbed out, the last out first. A game the host ended before its first
+        turn is not a match."""
+        from .. import league
+
+        results = view.results
+        if not results or int(view.state.get("turn", 0)) < 1:
+            return None
+        groups = placement_groups(results)
+        users = league.in_groups(groups, view.roster.user_of)
+        return league.outcome(groups, {"game": view.game.id, "ended": results.get("reason"), "groups": users})
+
     # ---- steps -------------------------------------------------------------------------------------------
 
     def step_messages(self, view: StepView) -> list[Message]:
@@ -292,3 +309,21 @@ def hands_lines(state: Any, names: Names) -> list[str]:
 
 PRESENTATION = OrganizedCrimePresentation()
 __all__ = ["PRESENTATION", "OrganizedCrimePresentation"]
+
+
+def placement_groups(results: Mapping[str, Any]) -> list[list[str]]:
+    """The seats of a finished game in groups of equal place, best first (docs/seasons.md)."""
+    winners = list(results.get("winners") or [])
+    groups: list[list[str]] = [winners] if winners else []
+    last: tuple[Any, ...] | None = None
+    for row in results.get("standing") or []:
+        if row["player"] in winners:
+            continue
+        key = (row["votes"], row["money"], row["income"])
+        if key == last:
+            groups[-1].append(row["player"])
+        else:
+            groups.append([row["player"]])
+        last = key
+    groups += [[out["player"]] for out in reversed(results.get("eliminated") or [])]
+    return groups
