@@ -360,6 +360,54 @@ class Hosting:
         log.info("game %s: a seat was handed to a computer player (%s)", game.id, level)
         return game, roster, seat
 
+    async def replace_computer(
+        self,
+        caller: Caller,
+        kind: str,
+        computer: str,
+        new: Member,
+        brief: Callable[[GameRow, Roster, str, Any, list[Any], float | None], str],
+        game_opt: str | None = None,
+    ) -> tuple[GameRow, Roster, str, str]:
+        """Hand a computer player's seat (its seat id or name) to `new`, who gets the seat's brief by DM as from
+        `replace`. A move the computer made for the open decision stands; its timer finds no computer and
+        does nothing. Returns the game, roster, seat and the computer's name."""
+        game = await self._game(caller, kind, game_opt)
+        async with self.locks(game.id):
+            async with self.db.transaction() as conn:
+                game = await reload(conn, game.id)
+                if game.status == ENDED:
+                    raise UserError("This game has ended.")
+                roster = Roster(await games_repo.seats(conn, game.id))
+                seat = roster.lookup(computer)  # its seat id (the autocomplete's value) or its name
+                holder = None if seat is None else roster.player(seat)
+                if seat is None or holder is None or holder.computer is None:
+                    names = ", ".join(roster.name_of(p.seat) for p in roster.players if p.computer is not None)
+                    raise UserError(
+                        f"{computer!r} is not a computer player of this game (they are: {names or 'none'})."
+                    )
+                if roster.seat_of(new.user_id) is not None:
+                    raise UserError(f"{new.display_name} already holds a seat in this game.")
+                await games_repo.reassign_seat(
+                    conn, game.id, seat, user_id=new.user_id, user_name=new.user_name, display_name=new.display_name
+                )
+                change = {"seat": seat, "from": None, "to": new.user_id, "computer": None}
+                now = self.clock()
+                await log_repo.add_seat_change(conn, game.id, game.step, change, caller.user_id, now)
+                roster = Roster(await games_repo.seats(conn, game.id))
+                state = None if game.state is None else self.stepper.states.get(self.presentations[kind].game, game)
+                learned = await log_repo.events_for(conn, game.id, seat, private_only=True)
+                run = clocks.running(await clocks_repo.clocks(conn, game.id))
+                deadline_at = None if run is None or game.paused else run.deadline_at
+                messages: list[Message] = [DM(seat, brief(game, roster, seat, state, learned, deadline_at))]
+                replaced = getattr(self.presentations[kind], "seat_replaced", None)
+                if replaced is not None:
+                    messages.extend(replaced(game, Member(0, holder.display_name, holder.display_name), new))
+                await self.stepper.queue(conn, game, messages, now)
+            self.committed()
+        log.info("game %s: a computer player's seat was handed to a member", game.id)
+        return game, roster, seat, holder.display_name
+
     # ---- the record --------------------------------------------------------------------------------------
 
     async def record(self, game: GameRow) -> Record:

@@ -524,20 +524,38 @@ class CrimeCityCog(
         old="The member leaving the seat",
         new="The member taking it",
         level="Instead of a member: a computer player of this level takes the seat",
+        computer="Instead of old: the computer player whose seat a member (new:) takes",
         game=GAME_HELP,
     )
     @app_commands.choices(level=LEVEL_CHOICES)
     async def admin_replace(
         self,
         interaction: discord.Interaction,
-        old: discord.User,
+        old: discord.User | None = None,
         new: discord.User | None = None,
         level: str | None = None,
+        computer: str | None = None,
         game: str | None = None,
     ) -> None:
+        if (old is None) == (computer is None):
+            raise UserError("Name whose seat changes hands: a member (old:) or a computer player (computer:).")
+        if (new is None) == (level is None) or (computer is not None and new is None):
+            raise UserError(
+                "Name who takes the seat: a member (new:) or a computer player (level:), not both; "
+                "a computer player's seat goes to a member."
+            )
+        if computer is not None:
+            assert new is not None
+            after = Member.from_user(new)
+            _g, roster, seat, name = await self.host.hosting.replace_computer(
+                caller_of(interaction), KIND, computer, after, self.presentation.brief, game
+            )
+            await answer(
+                interaction, f"{after.display_name} now holds {name}'s seat; they were sent the seat's secrets by DM."
+            )
+            return
+        assert old is not None
         before = Member.from_user(old)
-        if (new is None) == (level is None):
-            raise UserError("Name who takes the seat: a member (new:) or a computer player (level:), not both.")
         if level is not None:
             _g, roster, seat = await self.host.hosting.replace_with_computer(
                 caller_of(interaction), KIND, before, level, game
@@ -627,6 +645,7 @@ class CrimeCityCog(
         )
 
     admin_removebot.autocomplete("computer")(_computers)
+    admin_replace.autocomplete("computer")(_computers)
 
     for _command in (
         admin_addbot,

@@ -153,6 +153,48 @@ async def test_a_refused_move_or_none_becomes_a_random_legal_one(table: Table, c
     assert not any("xyzzy" in r.getMessage() or "mob_boss" in r.getMessage() for r in warned)
 
 
+class Held:
+    """A player that decides only once `go` is set (the seat may change hands meanwhile)."""
+
+    level = "strong"
+
+    def __init__(self, go: Any) -> None:
+        self.go = go
+
+    def decide(self, view: Any, pending: Any, seen: Any, rng: Random) -> dict[str, Any] | None:
+        self.go.wait(10)
+        return None
+
+
+async def test_a_seat_handed_to_a_member_while_its_player_decides_gets_no_computer_move(table: Table) -> None:
+    import asyncio
+    import threading
+
+    t = table
+    await restart_with(t, computer_delay=0.0)
+    computers = t.bot.host.computers
+    go = threading.Event()
+    computers.make = lambda kind, level: Held(go) if level == "strong" else Silent()
+    computers._players.clear()
+    await lobby_of_two(t)  # p3 is the strong one
+    await t.cmd(t.host, "start")
+    game = await latest_game(t)
+    for _ in range(200):  # the two random ones have moved; the strong one is deciding
+        seats = {r["seat"] for r in await t.bot.db.fetchall("SELECT seat FROM submissions WHERE game_id = ?",
+                                                             (game["id"],))}
+        if seats == {"p4", "p5"}:
+            break
+        await asyncio.sleep(0.01)
+    reply = await t.cmd(t.host, "admin replace", computer="p3", new=t.players["cara"])
+    assert "cara now holds Computer 1 (strong)'s seat" in reply.text(), reply.text()
+    go.set()
+    await t.idle()
+    collected = await t.bot.db.fetchall(
+        "SELECT seat, user_id FROM submissions WHERE game_id = ? ORDER BY seat", (game["id"],)
+    )
+    assert [r["seat"] for r in collected] == ["p4", "p5"], "cara's seat waits for cara, not for a fallback move"
+
+
 async def play_alone(t: Table) -> list[list[dict[str, Any]]]:
     """Five computer players, a whole game by themselves; its move log."""
     await t.cmd(t.host, "new", deadline_hours=24.0, garnets=10)

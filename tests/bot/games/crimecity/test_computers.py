@@ -204,3 +204,50 @@ async def test_a_deadline_brought_forward_brings_the_computers_forward(table: Ta
     timers = await t.bot.db.fetchall("SELECT kind, due_at FROM timers")
     due = {r["kind"]: r["due_at"] for r in timers}
     assert due["computer"] < due["deadline"], timers
+
+
+async def test_a_member_takes_a_computers_seat_back(table: Table, tmp_path, monkeypatch) -> None:
+    t = table
+    fixed_secret(monkeypatch, "h8")
+    await restart_with(t, computer_delay=0.0)
+    await open_game(t, garnets=20)
+    await draft_cast(t, CAST)
+    for n in NAMES:
+        first, second = WE1[n]
+        await t.cmd(t.players[n], "act", first=first, second=second)
+    await t.idle()
+    await t.cmd(t.host, "admin replace", old=t.players["eve"], level="strong")
+    await members_play_round(t, Random(2), {n: s for n, s in (await seats_by_name(t)).items() if n != "eve"})
+    await t.idle()
+    both = await t.cmd(t.host, "admin replace", computer="p5", level="random")
+    assert both.ephemeral and "a computer player's seat goes to a member" in both.text(), both.text()
+    nobody = await t.cmd(t.host, "admin replace", computer="Computer 9 (strong)", new=t.players["eve"])
+    assert "is not a computer player of this game (they are: Computer 1 (strong))" in nobody.text(), nobody.text()
+    offered = await t.fd.autocomplete(t.host, t.chan, "crimecity admin replace", focused="computer", computer="")
+    assert [(c["name"], c["value"]) for c in offered] == [("Computer 1 (strong)", "p5")]
+    eve_dms = len(t.dm_texts(t.players["eve"]))
+    back = await t.cmd(t.host, "admin replace", computer="p5", new=t.players["eve"])
+    assert "eve now holds Computer 1 (strong)'s seat" in back.text(), back.text()
+    await t.idle()
+    brief = t.dm_texts(t.players["eve"])[eve_dms:]
+    assert len(brief) == 1 and "you now hold a seat in this game" in brief[0], brief
+    assert "Your character: **The Armed Guard**" in brief[0] and "Deadline: <t:" in brief[0], brief[0]
+    assert any("Computer 1 (strong)" in p and "eve" in p for p in t.posts()[-3:]), t.posts()[-3:]
+    seats = await seats_by_name(t)
+    assert seats.get("eve") == "p5", "the seat is hers again"
+    others = {n: s for n, s in seats.items() if n != "eve"}
+    opened = (await match_of(t)).game.round
+    await members_play_round(t, Random(4), others)  # the computer's move for this round stood: it resolves
+    await t.idle()
+    assert (await match_of(t)).game.round == opened + 1
+    await members_play_round(t, Random(5), others)
+    await t.idle()
+    assert (await match_of(t)).game.round == opened + 1, "nobody plays p5 for eve now: the round waits for her"
+    await members_play_round(t, Random(6), {"eve": "p5"})
+    await t.idle()
+    assert (await match_of(t)).game.round == opened + 2 or (await match_of(t)).phase != "round"
+    change = await t.bot.db.fetchall("SELECT actions_json FROM moves WHERE kind = 'seat' ORDER BY seq")
+    assert json.loads(change[-1]["actions_json"]) == {"seat": "p5", "from": None, "to": t.players["eve"].id,
+                                                      "computer": None}
+    doc = json.loads((await t.cmd(t.host, "admin export")).attachments[0].data)
+    assert doc["players"][-1] == "eve"
