@@ -80,6 +80,9 @@ RECRUIT_TO = [Choice(name="your Headquarters", value="hq"), Choice(name="your Sa
 PREFS = [Choice(name=PREF_WORDS[p][:100], value=p) for p in PREF_CHOICES]
 
 
+SEASON_MATCH = "A match of this server's season: only its roster may join (`/season standings`)."
+
+
 def lobby_text(game: GameRow, roster: Roster) -> str:
     """The living lobby message (edited by the host as players join and leave)."""
     s = game.settings
@@ -110,6 +113,7 @@ def lobby_text(game: GameRow, roster: Roster) -> str:
             if game.status == "lobby"
             else ""
         )
+        + (f"\n{SEASON_MATCH}" if game.season_id is not None and game.status == "lobby" else "")
     )
 
 

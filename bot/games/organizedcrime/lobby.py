@@ -46,6 +46,8 @@ def lobby_text(game: GameRow, roster: Roster) -> str:
         f"Players ({len(names)}/4): " + (", ".join(names) or "nobody yet"),
         "Join with `/organizedcrime join` (2 to 4 players); the host starts with `/organizedcrime start`.",
     ]
+    if game.season_id is not None:
+        lines.append("A match of this server's season: only its roster may join (`/season standings`).")
     return "\n".join(lines)
 
 

@@ -86,6 +86,7 @@ async def test_an_organized_crime_match_counts_in_its_season(table: Table, monke
     assert [c["value"] for c in choices] == ["organizedcrime"]
     opened = await season(fd, t.host, chan, "new", game="Organized Crime", name="Spring")
     assert not opened.ephemeral and "Season **Spring** of Organized Crime is open" in opened.text()
+    assert re.search(r"Members join with </season join:\d+>;", opened.text()), "a clickable mention, not code"
     for name in ("andy", "grunkle"):
         assert "You are on the roster" in (await season(fd, t.players[name], chan, "join")).text()
 
@@ -97,6 +98,9 @@ async def test_an_organized_crime_match_counts_in_its_season(table: Table, monke
     await oc(t, t.players["cara"], "leave")
     made = await season(fd, t.host, chan, "match")
     assert not made.ephemeral and "a match of season **Spring**" in made.text(), made.text()
+    await t.idle()
+    lobby = next(m.text() for m in fd.channel_messages(chan) if "Organized Crime — lobby" in m.text())
+    assert "A match of this server's season" in lobby, "the lobby post is edited to say so"
     late = await oc(t, t.players["dev"], "join")
     assert late.ephemeral and "only its roster may join" in late.text()
     await oc(t, t.players["grunkle"], "join")

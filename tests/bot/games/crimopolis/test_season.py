@@ -30,6 +30,9 @@ async def test_a_crimopolis_match_and_two_open_seasons(cp: CpTable, fixed_seed: 
     assert "Crimopolis — season Gangs" in here.text(), "with two open seasons, the channel's game picks one"
     made = await season(fd, t.host, chan, "match")
     assert "a match of season **Gangs**" in made.text(), "the lobby's own game picks the season"
+    await t.idle()
+    lobby = next(m.text() for m in fd.channel_messages(chan) if "**Crimopolis** — game #" in m.text())
+    assert "A match of this server's season" in lobby, "the lobby post says so"
     for name in ("ann", "ben"):
         await t.cmd(t.players[name], "join")
     await t.cmd(t.host, "start")
