@@ -14,6 +14,8 @@ Discord shows a mention inside inline code as its raw text, so a command in back
 
 >>> mentions(Client(), "Try `/game play first:x`, `/game admin end` or `/other`; `x /game play` stays.")
 'Try </game play:42> `first:x`, </game admin end:42> or `/other`; `x /game play` stays.'
+>>> mentions(Client(), "Hosting: `/game admin end|pause`.")
+'Hosting: `/game admin end|pause`.'
 """
 
 from __future__ import annotations
@@ -48,10 +50,10 @@ def mentions(client: Any, text: str) -> str:
         inner = span.group(1)
         command = _COMMAND.match(inner)
         found = None if command is None else link(command.group(1))
-        if command is None or found is None:
-            return span.group(0)
-        rest = (found[1] + inner[command.end() :]).strip()
-        return found[0] + (f" `{rest}`" if rest else "")
+        rest = "" if command is None or found is None else found[1] + inner[command.end() :]
+        if command is None or found is None or rest[:1] not in ("", " "):
+            return span.group(0)  # not a command and its options (e.g. `/game admin end|pause`): plain code
+        return found[0] + (f" `{rest.strip()}`" if rest.strip() else "")
 
     out, last = [], 0
     for span in _CODE.finditer(text):
