@@ -1,8 +1,9 @@
 """A season as a league (docs/seasons.md): what a finished match brings to it, and its words.
 
-A match's placement is a list of groups of seats, best first; seats in one group tied. Each seat scores
-one point for every seat placed below it, so a win among four is worth 3 and a tie shares the better
-place. A seat of the first group wins the match (a `win` mark), unless the whole table tied.
+A match's placement is a list of groups of seats, best first; seats in one group tied. Each seat (a
+player, or a team sharing a seat) scores one point for every seat placed below it, so a win among four
+is worth 3 and a tie shares the better place. A seat of the first group wins the match (a `win` mark),
+unless the whole table tied.
 
 >>> [(seat, points) for seat, points, _ in changes([["a"], ["b", "c"], ["d"]])]
 [('a', 3), ('b', 1), ('c', 1)]
@@ -16,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..host import Season, SeasonOutcome, Standing, UserError, clip
+from .ledger import fit_newest
 
 WIN = "win"
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
@@ -50,9 +52,9 @@ def outcome(groups: Sequence[Sequence[str]], summary: Mapping[str, Any]) -> Seas
     return SeasonOutcome(order, changes(groups), {seat: {WIN: 1} for seat in wins(groups)}, dict(summary))
 
 
-def in_groups(groups: Sequence[Sequence[str]], user_of: Callable[[str], Any]) -> list[list[Any]]:
-    """The groups with each seat's member (a computer player's seat has none and is left out)."""
-    out = [[user_of(seat) for seat in group if user_of(seat) is not None] for group in groups]
+def in_groups(groups: Sequence[Sequence[str]], members_of: Callable[[str], Sequence[Any]]) -> list[list[Any]]:
+    """The groups with each seat's members (a shared seat's two; a computer player's seat has none)."""
+    out = [[user for seat in group for user in members_of(seat)] for group in groups]
     return [g for g in out if g]
 
 
@@ -91,6 +93,7 @@ def history_text(title: str, season: Season, matches: Sequence[Any], names: Mapp
     lines = [f"**{title} — season {season.name}**: its matches, oldest first"]
     if not matches:
         lines.append("No match has been played in this season yet.")
+    rows: list[str] = []
     for i, m in enumerate(matches, 1):
         where = f"game #{m.game_id}" if m.game_id is not None else "played off the bot"
         groups = m.summary.get("groups") or [[u] for u in m.placements]
@@ -100,8 +103,8 @@ def history_text(title: str, season: Season, matches: Sequence[Any], names: Mapp
             places.append(f"{above + 1}. {who}")
             above += len(group)
         tail = " (ended by the host)" if m.summary.get("ended") == "host" else ""
-        lines.append(f"**Match {i}** — {where}, <t:{int(m.played_at)}:D>: {', '.join(places) or 'no placement'}{tail}")
-    return clip("\n".join(lines), 4000)
+        rows.append(f"**Match {i}** — {where}, <t:{int(m.played_at)}:D>: {', '.join(places) or 'no placement'}{tail}")
+    return fit_newest(lines, rows)
 
 
 def parse_placement(text: str, lookup: Callable[[str], int]) -> list[list[int]]:

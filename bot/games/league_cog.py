@@ -91,12 +91,19 @@ class LeagueCog(commands.GroupCog, group_name="season", group_description="A ser
         self._in_server(interaction)
         caller = caller_of(interaction)
         if season and not game:
+            found = []
             for kind in self.games:
                 try:
-                    return await self.host.seasons.pick(caller, kind, season)
+                    found.append(await self.host.seasons.pick(caller, kind, season))
                 except UserError:
                     continue
-            raise UserError("No such season in this server; pick one from the list.")
+            if len({f.id for f in found}) > 1:
+                raise UserError(
+                    f"Seasons of {self._titles()} have that name: pick one from the list, or name the game."
+                )
+            if not found:
+                raise UserError("No such season in this server; pick one from the list.")
+            return found[0]
         return await self.host.seasons.pick(caller, await self._kind(interaction, game), season)
 
     async def _game_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -118,6 +125,11 @@ class LeagueCog(commands.GroupCog, group_name="season", group_description="A ser
     async def new(self, interaction: discord.Interaction, game: str, name: app_commands.Range[str, 1, 80]) -> None:
         self._in_server(interaction)
         kind = self._named(game)
+        already = await self.host.seasons.current(interaction.guild_id or 0, kind)
+        if already is not None:
+            raise UserError(
+                f"This server already has an open {self.games[kind]} season, **{already.name}**: end it first."
+            )
         season = await self.host.seasons.open(caller_of(interaction), kind, name)
         await answer(
             interaction,
@@ -162,11 +174,15 @@ class LeagueCog(commands.GroupCog, group_name="season", group_description="A ser
         kind = await self._channel_kind(interaction)
         if kind is None:
             raise UserError(f"There is no {self._titles(' or ')} lobby in this channel.")
-        season = await self.host.seasons.pick(caller, kind)
-        await self.host.lobby.set_season(caller, kind, None if remove else season.id)
-        if remove:
-            said = f"The lobby in this channel is no longer a match of season **{season.name}**."
+        if remove:  # the lobby's own season, open or ended since
+            lobby = await self.host.finder.game(caller, kind)
+            was = None if lobby.season_id is None else await self.host.seasons.get(lobby.season_id)
+            await self.host.lobby.set_season(caller, kind, None)
+            name = was.name if was is not None else "its season"
+            said = f"The lobby in this channel is no longer a match of season **{name}**."
         else:
+            season = await self.host.seasons.pick(caller, kind)
+            await self.host.lobby.set_season(caller, kind, season.id)
             said = f"The lobby in this channel is a match of season **{season.name}**: only its roster may join."
         await answer(interaction, said, ephemeral=False)
 
@@ -185,8 +201,10 @@ class LeagueCog(commands.GroupCog, group_name="season", group_description="A ser
         game: str | None = None,
     ) -> None:
         kind = await self._kind(interaction, game)
+        reason = " ".join(reason.split())[:200] or "adjusted by the host"  # as the ledger keeps it
         total = await self.host.seasons.adjust(caller_of(interaction), kind, Member.from_user(player), amount, reason)
-        await answer(interaction, f"{player.display_name}: {amount:+d} points ({reason}); now {total}.")
+        unit = "point" if abs(amount) == 1 else "points"
+        await answer(interaction, f"{player.display_name}: {amount:+d} {unit} ({reason}); now {total}.")
 
     @app_commands.command(name="record", description="Record a match played off the bot (host).")
     @app_commands.describe(

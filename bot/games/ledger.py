@@ -86,3 +86,22 @@ def parse_names(text: str, lookup: Any, what: str) -> list[int]:
             raise UserError(f"{name.strip()} is listed twice in the {what}.")
         out.append(user)
     return out
+
+
+def fit_newest(head: Sequence[str], rows: Sequence[str], limit: int = 4000) -> str:
+    """`head` and then `rows` (oldest first) in at most `limit` characters: when they do not all fit, the
+    oldest go and a line says how many (the export keeps every one).
+
+    >>> print(fit_newest(["Head"], ["a" * 40, "b" * 40, "c" * 40], limit=100))
+    Head
+    … 2 earlier matches (the season's export has all)
+    cccccccccccccccccccccccccccccccccccccccc
+    """
+    for dropped in range(len(rows) + 1):
+        kept = list(rows[dropped:])
+        earlier = f"… {dropped} earlier match{'es' if dropped != 1 else ''} (the season's export has all)"
+        note = [earlier] if dropped else []
+        text = "\n".join([*head, *note, *kept])
+        if len(text) <= limit:
+            return text
+    return "\n".join(head)[:limit]

@@ -83,3 +83,12 @@ class Member:
     @staticmethod
     def from_user(user: discord.abc.User) -> Member:
         return Member(user.id, user.name, user.display_name)
+
+    @staticmethod
+    def to_seat(user: discord.abc.User) -> Member:
+        """A member who is to hold a seat: a bot account cannot (it cannot use the commands)."""
+        if user.bot:
+            from .errors import UserError
+
+            raise UserError(f"{user.display_name} is a bot account: only a member can hold a seat.")
+        return Member.from_user(user)

@@ -378,6 +378,8 @@ class Hosting:
                 game = await reload(conn, game.id)
                 if game.status == ENDED:
                     raise UserError("This game has ended.")
+                if game.status == LOBBY:
+                    raise UserError("The game has not started: take the computer out of the lobby; the member joins.")
                 roster = Roster(await games_repo.seats(conn, game.id))
                 seat = roster.lookup(computer)  # its seat id (the autocomplete's value) or its name
                 holder = None if seat is None else roster.player(seat)

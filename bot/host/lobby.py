@@ -314,6 +314,8 @@ class Lobby:
                         f"The game cannot start yet: {info.title} needs {players_text(info)}; "
                         f"the lobby has {len(roster)}."
                     )
+                if game.season_id is not None and self.seasons is not None:
+                    await self._check_match(game, roster)
                 merged = {**game.settings, **(settings or {})}
                 if game.season_id is not None and game.options.season_start and self.seasons is not None:
                     merged = {**merged, **await self._season_settings(game, roster, merged)}
@@ -326,6 +328,26 @@ class Lobby:
             self.committed()
         log.info("game %s: started", game.id)
         return advance, roster
+
+    async def _check_match(self, game: GameRow, roster: Roster) -> None:
+        """A season's match starts only while its season is open, and with its roster only."""
+        assert game.season_id is not None
+        season = await self.seasons.get(game.season_id)
+        if season is None or season.status != "open":
+            name = season.name if season is not None else "its season"
+            raise UserError(f"Season **{name}** has ended, so this lobby cannot start as one of its matches.")
+        off = await self._off_roster(game.season_id, roster)
+        if off:
+            raise NotAllowed(f"Not on the season's roster any more: {', '.join(off)}. They leave, or a host adds them.")
+
+    async def _off_roster(self, season_id: int, roster: Roster) -> list[str]:
+        """The seated members who are not on the season's roster, by name."""
+        return [
+            roster.name_of(seat)
+            for seat in roster.seats
+            for user in roster.members_of(seat)
+            if not await self.seasons.is_member(season_id, user)
+        ]
 
     async def set_season(self, caller: Caller, kind: str, season_id: int | None) -> GameRow:
         """Make the lobby in the caller's channel a match of a season (None: no longer one). Everyone
@@ -343,12 +365,7 @@ class Lobby:
             if season_id is not None and any(p.computer is not None for p in roster.players):
                 raise UserError("A season's match takes no computer player (its seats are its roster): take them out.")
             if season_id is not None:
-                off = [
-                    roster.name_of(seat)
-                    for seat in roster.seats
-                    for user in roster.members_of(seat)
-                    if not await self.seasons.is_member(season_id, user)
-                ]
+                off = await self._off_roster(season_id, roster)
                 if off:
                     raise NotAllowed(
                         f"Not on the season's roster: {', '.join(off)}. Add them to it first, or they leave the lobby."

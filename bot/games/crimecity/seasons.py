@@ -13,6 +13,7 @@ from typing import Any
 from rules.crimecity.results import placement
 
 from ...host import Season, Standing, UserError, clip
+from ..ledger import fit_newest
 
 TOL, EC, ELIMINATED = "tol", "ec", "eliminated"
 PLACES = ("1st", "2nd", "3rd", "4th", "5th")
@@ -100,6 +101,7 @@ def history_text(season: Season, matches: Sequence[Any], names: Mapping[int, str
     lines = [f"**Crime City — season {season.name}**: its matches, oldest first"]
     if not matches:
         lines.append("No match has been played in this season yet.")
+    rows: list[str] = []
     for i, m in enumerate(matches, 1):
         where = f"game #{m.game_id}" if m.game_id is not None else "played off the bot"
         order = ", ".join(f"{j}. {names.get(u, str(u))}" for j, u in enumerate(m.placements, 1))
@@ -110,8 +112,8 @@ def history_text(season: Season, matches: Sequence[Any], names: Mapping[int, str
         if m.summary.get("ec"):
             extra.append(f"EC: {names.get(m.summary['ec'], str(m.summary['ec']))}")
         tail = f" ({' · '.join(extra)})" if extra else ""
-        lines.append(f"**Match {i}** — {where}, <t:{int(m.played_at)}:D>: {order or 'no placement'}{tail}")
-    return clip("\n".join(lines), 4000)
+        rows.append(f"**Match {i}** — {where}, <t:{int(m.played_at)}:D>: {order or 'no placement'}{tail}")
+    return fit_newest(lines, rows)
 
 
 # ---- an off-bot match, as typed -----------------------------------------------------------------------

@@ -799,8 +799,8 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     async def admin_replace(
         self, interaction: discord.Interaction, old: discord.User, new: discord.User, game: str | None = None
     ) -> None:
+        before, after = Member.from_user(old), Member.to_seat(new)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        before, after = Member.from_user(old), Member.from_user(new)
         caller = caller_of(interaction)
         found = await self.host.finder.game(caller, KIND, game)
         seat = (await self.host.finder.roster(found.id)).seat_of(before.user_id)

@@ -78,7 +78,7 @@ class CrimopolisPresentation:
         if not results or view.state.number < 1:
             return None
         groups = [list(group) for group in results.get("ranking") or []]
-        users = league.in_groups(groups, view.roster.user_of)
+        users = league.in_groups(groups, view.roster.members_of)
         return league.outcome(groups, {"game": view.game.id, "ended": results.get("ended"), "groups": users})
 
     def cog(self, host: Host) -> commands.Cog:

@@ -595,7 +595,7 @@ class OrganizedCrimeCog(
     async def admin_replace(
         self, interaction: discord.Interaction, old: discord.User, new: discord.User, game: str | None = None
     ) -> None:
-        before, after = Member.from_user(old), Member.from_user(new)
+        before, after = Member.from_user(old), Member.to_seat(new)
         await self.host.hosting.replace(caller_of(interaction), KIND, before, after, self.presentation.brief, game)
         await answer(interaction, f"{after.display_name} now holds {before.display_name}'s seat; the seat's hand "
                                   "and prompts were sent by DM.")

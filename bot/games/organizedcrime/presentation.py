@@ -100,7 +100,7 @@ class OrganizedCrimePresentation:
         if not results or int(view.state.get("turn", 0)) < 1:
             return None
         groups = placement_groups(results)
-        users = league.in_groups(groups, view.roster.user_of)
+        users = league.in_groups(groups, view.roster.members_of)
         return league.outcome(groups, {"game": view.game.id, "ended": results.get("reason"), "groups": users})
 
     # ---- steps -------------------------------------------------------------------------------------------

@@ -190,3 +190,55 @@ async def test_a_lobby_with_a_computer_player_is_no_seasons_match(table: Table) 
     await t.bot.host.lobby.set_season(host, "crimecity", season.id)
     late = await t.cmd(t.players["andy"], "join")
     assert late.ephemeral and "only its roster may join" in late.text()
+
+
+def test_history_keeps_the_newest_matches_and_a_team_counts_both_members() -> None:
+    from types import SimpleNamespace
+
+    from bot.host.seasons import Season
+
+    season = Season(1, 1, "organizedcrime", "Long", "open", 0.0, None)
+    matches = [SimpleNamespace(game_id=None, placements=[1, 2], summary={}, played_at=0.0) for _ in range(120)]
+    text = league.history_text("Organized Crime", season, matches, {1: "ann", 2: "bob"})
+    assert len(text) <= 4000 and "**Match 120**" in text and "**Match 1**" not in text
+    assert "earlier matches (the season's export has all)" in text
+    teams = {"p1": (1, 2), "p2": (3, 4)}
+    assert league.in_groups([["p2"], ["p1"]], lambda seat: teams[seat]) == [[3, 4], [1, 2]]
+
+
+async def test_a_season_that_ended_or_a_roster_that_changed_holds_its_match_back(table: Table) -> None:
+    t = table
+    fd, chan = t.fd, t.chan
+    await season(fd, t.host, chan, "new", game="organizedcrime", name="Old")
+    again = await season(fd, t.host, chan, "new", game="organizedcrime", name="Other")
+    assert again.ephemeral and "already has an open Organized Crime season, **Old**" in again.text()
+    for name in ("andy", "grunkle", "cara"):
+        await season(fd, t.host, chan, "add", player=t.players[name])
+    blank = await season(fd, t.host, chan, "points", player=t.players["andy"], amount=1, reason="   ")
+    assert "andy: +1 point (adjusted by the host); now 1." in blank.text(), blank.text()
+    await oc(t, t.host, "new")
+    await season(fd, t.host, chan, "match")
+    for name in ("andy", "grunkle", "cara"):
+        await oc(t, t.players[name], "join")
+    await season(fd, t.host, chan, "remove", player=t.players["cara"])
+    held = await oc(t, t.host, "start")
+    assert held.ephemeral and "Not on the season's roster any more: cara" in held.text(), held.text()
+    await oc(t, t.players["cara"], "leave")
+    await season(fd, t.host, chan, "end")
+    late = await oc(t, t.host, "start")
+    assert late.ephemeral and "Season **Old** has ended" in late.text(), late.text()
+    freed = await season(fd, t.host, chan, "match", remove=True)
+    assert not freed.ephemeral and "no longer a match of season **Old**" in freed.text(), freed.text()
+    started = await oc(t, t.host, "start")
+    assert not started.ephemeral and "Seat order" in started.text(), started.text()
+
+
+async def test_two_seasons_of_one_name_are_told_apart(table: Table) -> None:
+    t = table
+    fd, chan = t.fd, t.chan
+    await season(fd, t.host, chan, "new", game="organizedcrime", name="Spring")
+    await season(fd, t.host, chan, "new", game="crimopolis", name="Spring")
+    both = await season(fd, t.host, chan, "standings", season="spring")
+    assert both.ephemeral and "have that name" in both.text(), both.text()
+    one = await season(fd, t.host, chan, "standings", season="spring", game="crimopolis")
+    assert "**Crimopolis — season Spring**" in one.text()

@@ -251,3 +251,20 @@ async def test_a_member_takes_a_computers_seat_back(table: Table, tmp_path, monk
                                                       "computer": None}
     doc = json.loads((await t.cmd(t.host, "admin export")).attachments[0].data)
     assert doc["players"][-1] == "eve"
+
+
+async def test_a_computers_seat_goes_only_to_a_member_of_a_started_game(table: Table) -> None:
+    t = table
+    robo = t.guild.add_member("robo", bot=True)
+    await t.cmd(t.host, "new", deadline_hours=24.0)
+    for n in ("andy", "grunkle", "cara", "dev"):
+        await t.cmd(t.players[n], "join")
+    await t.cmd(t.host, "admin addbot", level="random")
+    early = await t.cmd(t.host, "admin replace", computer="Computer 1 (random)", new=t.players["eve"])
+    assert early.ephemeral and "has not started: take the computer out of the lobby" in early.text(), early.text()
+    await t.cmd(t.host, "start")
+    await t.idle()
+    to_bot = await t.cmd(t.host, "admin replace", computer="Computer 1 (random)", new=robo)
+    assert to_bot.ephemeral and "robo is a bot account: only a member can hold a seat" in to_bot.text()
+    seats = await seats_by_name(t)
+    assert "robo" not in seats and "eve" not in seats
