@@ -299,22 +299,35 @@ class Hosting:
                 change = {"seat": seat, "from": old.user_id, "to": new.user_id} | ({"partner": True} if partner else {})
                 await log_repo.add_seat_change(conn, game.id, game.step, change, caller.user_id, self.clock())
                 roster = Roster(await games_repo.seats(conn, game.id))
-                now = self.clock()
-                state = None
-                if game.state is not None:
-                    state = self.stepper.states.get(self.presentations[kind].game, game)
-                learned = await log_repo.events_for(conn, game.id, seat, private_only=True)
-                run = clocks.running(await clocks_repo.clocks(conn, game.id))
-                deadline_at = None if run is None or game.paused else run.deadline_at
-                text = brief(game, roster, seat, state, learned, deadline_at)
-                messages: list[Message] = [DM(seat, text, member=new.user_id if stays else None)]
-                replaced = getattr(self.presentations[kind], "seat_replaced", None)
-                if replaced is not None:
-                    messages.extend(replaced(game, old, new))
-                await self.stepper.queue(conn, game, messages, now)
+                member = new.user_id if stays else None
+                await self._hand_over(conn, game, roster, kind, seat, brief, old, new, member)
             self.committed()
         log.info("game %s: a seat was handed to another member", game.id)
         return game, roster, seat
+
+    async def _hand_over(
+        self,
+        conn: Any,
+        game: GameRow,
+        roster: Roster,
+        kind: str,
+        seat: str,
+        brief: Callable[[GameRow, Roster, str, Any, list[Any], float | None], str],
+        old: Member,
+        new: Member,
+        member: int | None,
+    ) -> None:
+        """The new holder's brief by DM (to `member` alone in a shared seat), and the channel told."""
+        state = None if game.state is None else self.stepper.states.get(self.presentations[kind].game, game)
+        learned = await log_repo.events_for(conn, game.id, seat, private_only=True)
+        run = clocks.running(await clocks_repo.clocks(conn, game.id))
+        deadline_at = None if run is None or game.paused else run.deadline_at
+        text = brief(game, roster, seat, state, learned, deadline_at)
+        messages: list[Message] = [DM(seat, text, member=member)]
+        replaced = getattr(self.presentations[kind], "seat_replaced", None)
+        if replaced is not None:
+            messages.extend(replaced(game, old, new))
+        await self.stepper.queue(conn, game, messages, self.clock())
 
     async def replace_with_computer(
         self, caller: Caller, kind: str, old: Member, level: str, game_opt: str | None = None
@@ -394,18 +407,10 @@ class Hosting:
                     conn, game.id, seat, user_id=new.user_id, user_name=new.user_name, display_name=new.display_name
                 )
                 change = {"seat": seat, "from": None, "to": new.user_id, "computer": None}
-                now = self.clock()
-                await log_repo.add_seat_change(conn, game.id, game.step, change, caller.user_id, now)
+                await log_repo.add_seat_change(conn, game.id, game.step, change, caller.user_id, self.clock())
                 roster = Roster(await games_repo.seats(conn, game.id))
-                state = None if game.state is None else self.stepper.states.get(self.presentations[kind].game, game)
-                learned = await log_repo.events_for(conn, game.id, seat, private_only=True)
-                run = clocks.running(await clocks_repo.clocks(conn, game.id))
-                deadline_at = None if run is None or game.paused else run.deadline_at
-                messages: list[Message] = [DM(seat, brief(game, roster, seat, state, learned, deadline_at))]
-                replaced = getattr(self.presentations[kind], "seat_replaced", None)
-                if replaced is not None:
-                    messages.extend(replaced(game, Member(0, holder.display_name, holder.display_name), new))
-                await self.stepper.queue(conn, game, messages, now)
+                old = Member(0, holder.display_name, holder.display_name)
+                await self._hand_over(conn, game, roster, kind, seat, brief, old, new, None)
             self.committed()
         log.info("game %s: a computer player's seat was handed to a member", game.id)
         return game, roster, seat, holder.display_name
