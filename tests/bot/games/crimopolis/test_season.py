@@ -20,7 +20,7 @@ async def test_a_crimopolis_match_and_two_open_seasons(cp: CpTable, fixed_seed: 
     which = await season(fd, t.players["ann"], chan, "join")
     assert which.ephemeral and "name the game with `game:`" in which.text(), which.text()
     twice = await season(fd, t.host, chan, "new", game="crimopolis", name="Again")
-    assert twice.ephemeral and "already has an open season" in twice.text()
+    assert twice.ephemeral and "already has an open Crimopolis season, **Gangs**" in twice.text()
     for name in ("ann", "ben"):
         joined = await season(fd, t.players[name], chan, "join", game="crimopolis")
         assert "roster of season **Gangs**" in joined.text()
