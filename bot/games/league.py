@@ -18,6 +18,7 @@ from typing import Any
 
 from ..host import Season, SeasonOutcome, Standing, UserError, clip
 from .ledger import fit_newest
+from .table_picture import TableRow, render_table
 
 WIN = "win"
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
@@ -124,3 +125,19 @@ def parse_placement(text: str, lookup: Callable[[str], int]) -> list[list[int]]:
     if len(seen) < 2:
         raise UserError("List at least two players from first to last, comma-separated (`=` between tied players).")
     return groups
+
+
+COLUMNS = (("#", 24), ("Player", 64), ("Points", 440), ("Wins", 560), ("Matches", 660), ("", 790))
+
+
+def standings_picture(title: str, season: Season, table: Sequence[Standing]) -> bytes:
+    """The rows of `standings_text` as a table picture, in the same order."""
+    rows = [
+        TableRow(
+            (str(i), s.display_name[:28], str(s.balance), str(s.marks.get(WIN, 0)), str(s.matches)),
+            dim=not s.on_roster,
+            note="" if s.on_roster else "left",
+        )
+        for i, s in enumerate(ranked(table), 1)
+    ]
+    return render_table(f"{title} — season {season.name}", COLUMNS, rows)

@@ -236,7 +236,10 @@ class LeagueCog(commands.GroupCog, group_name="season", group_description="A ser
     ) -> None:
         found = await self._season(interaction, game, season)
         table = await self.host.seasons.standings(found.id)
-        await answer(interaction, league.standings_text(self.games[found.kind], found, table))
+        title = self.games[found.kind]
+        picture = discord.File(io.BytesIO(league.standings_picture(title, found, table)), filename="standings.png")
+        picture.description = f"Standings of season {found.name}: the same rows as the text"[:1024]
+        await answer(interaction, league.standings_text(title, found, table), file=picture)
 
     @app_commands.command(name="history", description="A season's matches with their placements.")
     @app_commands.describe(game=GAME_HELP, season=SEASON_HELP)

@@ -118,6 +118,10 @@ async def test_an_organized_crime_match_counts_in_its_season(table: Table, monke
 
     standings = await season(fd, t.players["dev"], chan, "standings")
     assert rows(standings.text()) == {winner: (1, 1, 1), loser: (0, 0, 1)}, standings.text()
+    (picture,) = standings.attachments
+    assert picture[0] == "standings.png" and picture[1].startswith(b"\x89PNG"), picture[0]
+    assert standings.attachment_info()[0]["description"].startswith("Standings of season Spring")
+    assert (await season(fd, t.host, chan, "standings")).attachments == [picture], "the same rows, the same bytes"
     history = await season(fd, t.players["dev"], chan, "history")
     assert re.search(rf"Match 1\*\* — game #\d+, <t:\d+:D>: 1\. {winner}, 2\. {loser}", history.text()), history.text()
 
@@ -126,7 +130,9 @@ async def test_an_organized_crime_match_counts_in_its_season(table: Table, monke
     assert "+2 points (fair play); now 2" in given.text()
     recorded = await season(fd, t.host, chan, "record", placement=f"{loser} = {winner}")
     assert "Recorded a match played off the bot" in recorded.text()
-    assert rows((await season(fd, t.host, chan, "standings")).text()) == {loser: (2, 0, 2), winner: (1, 1, 2)}
+    later = await season(fd, t.host, chan, "standings")
+    assert rows(later.text()) == {loser: (2, 0, 2), winner: (1, 1, 2)}
+    assert later.attachments[0][1] != picture[1], "the picture follows the points"
     unknown = await season(fd, t.host, chan, "record", placement=f"{winner}, dev")
     assert unknown.ephemeral and "Nobody named 'dev' is on the season's roster" in unknown.text()
     exported = await season(fd, t.host, chan, "export")
@@ -242,3 +248,24 @@ async def test_two_seasons_of_one_name_are_told_apart(table: Table) -> None:
     assert both.ephemeral and "have that name" in both.text(), both.text()
     one = await season(fd, t.host, chan, "standings", season="spring", game="crimopolis")
     assert "**Crimopolis — season Spring**" in one.text()
+
+
+def test_the_standings_picture_draws_the_texts_rows_in_its_order(monkeypatch) -> None:
+    from bot.host.seasons import Season, Standing
+
+    season = Season(1, 1, "crimopolis", "Spring", "open", 0.0, None)
+    ann = Standing(1, "ann", "Ann", 3, {"win": 1}, 2, True)
+    bob = Standing(2, "bob", "Bob", 5, {}, 2, False)
+    drawn: list[tuple[tuple[str, ...], bool, str]] = []
+
+    def capture(title, columns, rows):  # type: ignore[no-untyped-def]
+        drawn.extend((tuple(r.cells), r.dim, r.note) for r in rows)
+        return b"png"
+
+    monkeypatch.setattr(league, "render_table", capture)
+    assert league.standings_picture("Crimopolis", season, [ann, bob]) == b"png"
+    assert drawn == [(("1", "Bob", "5", "0", "2"), True, "left"), (("2", "Ann", "3", "1", "2"), False, "")]
+    monkeypatch.undo()
+    once = league.standings_picture("Crimopolis", season, [ann, bob])
+    assert once == league.standings_picture("Crimopolis", season, [ann, bob]), "the same rows, the same bytes"
+    assert once != league.standings_picture("Crimopolis", season, [ann]), "a row fewer, another picture"
