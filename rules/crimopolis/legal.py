@@ -64,6 +64,12 @@ def recruit_actions(c: Content, s: State, p: str) -> Iterator[Action]:
 
 
 def move_actions(s: State, p: str) -> Iterator[Action]:
+    for loc, dst, k in move_steps(s, p):
+        yield {"kind": "move", "from": loc, "to": dst, "count": k}
+
+
+def move_steps(s: State, p: str) -> Iterator[tuple[str, str, int]]:
+    """(from, to, count) of every legal move, in `move_actions`' order (the random player draws from these)."""
     geo = s.geo
     hours = s.hours
     for loc, (who, n) in sorted(s.gangsters.items()):  # sorted: the same order after decode_state
@@ -75,7 +81,7 @@ def move_actions(s: State, p: str) -> Iterator[Action]:
                 if room <= 0 or (hours < 1 and not s.count(dst, p)):
                     continue
                 for k in range(1, min(3, n, room) + 1):
-                    yield {"kind": "move", "from": loc, "to": dst, "count": k}
+                    yield loc, dst, k
             for dst in geo.street_blocks.get(loc, ()):
                 b = geo.blocks[dst]
                 if b.kind == "city":
@@ -85,14 +91,14 @@ def move_actions(s: State, p: str) -> Iterator[Action]:
                     continue
                 room = 3 - s.count(dst, p)
                 for k in range(1, min(3, n, room) + 1):
-                    yield {"kind": "move", "from": loc, "to": dst, "count": k}
+                    yield loc, dst, k
         else:
             for dst in geo.blocks[loc].streets:
                 room = 3 - s.total(dst)
                 if room <= 0 or (hours < 1 and not s.count(dst, p)):
                     continue
                 for k in range(1, min(3, n, room) + 1):
-                    yield {"kind": "move", "from": loc, "to": dst, "count": k}
+                    yield loc, dst, k
 
 
 def blocks_touched(s: State, p: str) -> dict[str, list[tuple[str, int]]]:
@@ -110,15 +116,19 @@ def blocks_touched(s: State, p: str) -> dict[str, list[tuple[str, int]]]:
     return touched
 
 
-def enter_actions(s: State, p: str, touched: dict[str, list[tuple[str, int]]]) -> Iterator[Action]:
+def enter_actions(
+    s: State, p: str, touched: dict[str, list[tuple[str, int]]], only: str | None = None
+) -> Iterator[Action]:
+    """Occupations and takeovers, block by block; `only` one of the two kinds (in the same order)."""
     if s.hours < 3:
         return
     for block, caps in touched.items():
         held = s.gangsters.get(block)
         if held is None:
-            for src in distributions(caps, 1, 3):
-                yield {"kind": "occupy", "block": block, "from": src}
-        elif held[0] != p:
+            if only != "takeover":
+                for src in distributions(caps, 1, 3):
+                    yield {"kind": "occupy", "block": block, "from": src}
+        elif held[0] != p and only != "occupy":
             for src in distributions(caps, held[1] + 1, held[1] + 3):
                 yield {"kind": "takeover", "block": block, "from": src}
 

@@ -16,7 +16,7 @@ from .legal import (
     enter_actions,
     fortune_actions,
     job_actions,
-    move_actions,
+    move_steps,
     recruit_actions,
 )
 from .state import OVER, State
@@ -45,12 +45,9 @@ def _turn(c: Content, s: State, p: str, rng: Random) -> Action:
         jobs = list(job_actions(c, s, p, touched))
         if jobs and rng.random() < 0.95:
             return rng.choice(jobs)
-        entries = list(enter_actions(s, p, touched))
-        takeovers = [a for a in entries if a["kind"] == "takeover"]
+        takeovers = list(enter_actions(s, p, touched, only="takeover"))
         if takeovers and rng.random() < 0.5:
             return rng.choice(takeovers)
-    else:
-        entries = []
     if s.pl[p].fortunes and rng.random() < 0.3:
         fortunes = list(fortune_actions(c, s, p))
         if fortunes:
@@ -62,19 +59,19 @@ def _turn(c: Content, s: State, p: str, rng: Random) -> Action:
         recruits = list(recruit_actions(c, s, p))
         if recruits:
             return rng.choice(recruits)
-    occupies = [a for a in entries if a["kind"] == "occupy"]
-    if occupies and rng.random() < 0.04:
-        return rng.choice(occupies)
+    # Listed only when drawn: an empty block next to a street of the player's always has an occupation.
+    if hours >= 3 and any(block not in s.gangsters for block in touched) and rng.random() < 0.04:
+        return rng.choice(list(enter_actions(s, p, touched, only="occupy")))
     if rng.random() < 0.9:
-        moves = list(move_actions(s, p))
+        moves = list(move_steps(s, p))
         if moves:
             toward = _towards(c, s, p, moves)
             if toward and rng.random() < 0.85:
                 # keep groups together: the largest count the move allows, most of the time
-                most = max(m["count"] for m in toward)
-                big = [m for m in toward if m["count"] == most]
-                return rng.choice(big if rng.random() < 0.7 else toward)
-            return rng.choice(moves)
+                most = max(m[2] for m in toward)
+                big = [m for m in toward if m[2] == most]
+                return _move(rng.choice(big if rng.random() < 0.7 else toward))
+            return _move(rng.choice(moves))
     if rng.random() < 0.3:
         others = list(card_actions(c, s, p))
         if others:
@@ -93,7 +90,11 @@ def _point(loc: str) -> tuple[float, float]:
     return (int(x) + 0.5, float(y)) if head == "h" else (float(x), int(y) + 0.5)
 
 
-def _towards(c: Content, s: State, p: str, moves: list[Action]) -> list[Action]:
+def _move(step: tuple[str, str, int]) -> Action:
+    return {"kind": "move", "from": step[0], "to": step[1], "count": step[2]}
+
+
+def _towards(c: Content, s: State, p: str, moves: list[tuple[str, str, int]]) -> list[tuple[str, str, int]]:
     """Moves that bring gangsters closer to a block where one of the player's jobs fits (or, when none
     does, to the frontier, so that the city grows)."""
     geo = s.geo
@@ -108,12 +109,17 @@ def _towards(c: Content, s: State, p: str, moves: list[Action]) -> list[Action]:
         targets = [_point(e) for e in frontier[:: max(1, len(frontier) // 8)]]
     if not targets:
         return []
-    cache: dict[str, float] = {}
-
-    def d(loc: str) -> float:
-        if loc not in cache:
+    d = _distances(tuple(targets))
+    streetward = [m for m in moves if m[1][0] in "hv"]
+    for loc in {loc for m in streetward for loc in m[:2]}:
+        if loc not in d:
             x, y = _point(loc)
-            cache[loc] = min(abs(x - tx) + abs(y - ty) for tx, ty in targets)
-        return cache[loc]
+            d[loc] = min([abs(x - tx) + abs(y - ty) for tx, ty in targets])
+    return [m for m in streetward if d[m[1]] < d[m[0]]]
 
-    return [m for m in moves if m["to"][0] in "hv" and d(m["to"]) < d(m["from"])]
+
+@lru_cache(maxsize=256)
+def _distances(targets: tuple[tuple[float, float], ...]) -> dict[str, float]:
+    """Location -> distance to the nearest of `targets`, filled as asked: the targets stay the same for
+    most of a turn's decisions, and the distances depend on nothing else."""
+    return {}

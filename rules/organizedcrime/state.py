@@ -10,6 +10,7 @@ were called), `elim` (elimination order), `result`, `snapped` (the turn whose sn
 from __future__ import annotations
 
 import marshal
+from functools import lru_cache
 from typing import Any
 
 from .content import Content
@@ -46,10 +47,13 @@ def new_turn_state(income_value: int) -> dict[str, Any]:
             "opportunities": [], "rubouts": []}
 
 
+# Cached: a step reads pieces' owners and numbers hundreds of times (sorting by them), and ids are few.
+@lru_cache(maxsize=8192)
 def owner(piece: str) -> str:
     return piece.rsplit(":", 1)[0]
 
 
+@lru_cache(maxsize=8192)
 def number(piece: str) -> int:
     return int(piece.rsplit(":", 1)[1])
 
