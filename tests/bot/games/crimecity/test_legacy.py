@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -30,8 +31,19 @@ USER_BASES = {1: 200, 2: 300, 3: 400, 4: 500, 5: 600}
 
 
 def legacy_copy(tmp_path: Path) -> Path:
+    """The fixture as if made just now: its times moved together, so its 24-hour deadlines lie ahead (they are
+    absolute times, and the fixture's own had passed a day after it was made)."""
     path = tmp_path / "crimecity.db"
     shutil.copy(FIXTURE, path)
+    raw = sqlite3.connect(path)
+    with raw:
+        (made,) = raw.execute("SELECT MAX(created_at) FROM games").fetchone()
+        shift = time.time() - made
+        for (table,) in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+            for column in [r[1] for r in raw.execute(f"PRAGMA table_info({table})")]:
+                if column.endswith("_at"):
+                    raw.execute(f"UPDATE {table} SET {column} = {column} + ? WHERE {column} IS NOT NULL", (shift,))
+    raw.close()
     return path
 
 
