@@ -23,6 +23,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .. import discs
 from ..palette import fixed_palette, to_palette
 from . import names as nm
 
@@ -33,7 +34,6 @@ WIDTH, HEIGHT = 1280, 880
 SIDEBAR = 380
 MARGIN = 34  # room for the axis labels
 MIN_TILE, MAX_TILE = 56, 150
-SCALE = 2  # drawn twice as large, then reduced: smooth circles and text
 _COMPRESS_LEVEL = 3  # on a palette image: 2.5 ms, for a few % more bytes than 6
 
 BG: RGB = (246, 243, 236)
@@ -112,11 +112,13 @@ class _Canvas:
         self.t = max(MIN_TILE, min(MAX_TILE, fit))
         self.width = max(WIDTH, 2 * MARGIN + cols * self.t + SIDEBAR)
         self.height = max(HEIGHT, 2 * MARGIN + rows * self.t)
-        self.image = Image.new("RGB", (self.width * SCALE, self.height * SCALE), BG)
+        # drawn at its own size: rectangles and straight streets need no smoothing, text is smoothed by FreeType
+        # and the counters by `discs`
+        self.image = Image.new("RGB", (self.width, self.height), BG)
         self.draw = ImageDraw.Draw(self.image)
         self.block_of = {_cell(c): bid for bid, b in city["blocks"].items() for c in b["cells"]}
 
-    # ---- helpers (logical pixels in, scaled pixels out) ----------------------------------------------
+    # ---- helpers ---------------------------------------------------------------------------------
 
     def xy(self, x: int, y: int) -> tuple[float, float]:
         return MARGIN + (x - self.x0) * self.t, MARGIN + (y - self.y0) * self.t
@@ -124,24 +126,19 @@ class _Canvas:
     def rect(
         self, box: tuple[float, float, float, float], fill: RGB, outline: RGB | None = None, width: int = 1
     ) -> None:
-        self.draw.rectangle([v * SCALE for v in box], fill=fill, outline=outline, width=width * SCALE)
+        self.draw.rectangle([round(v) for v in box], fill=fill, outline=outline, width=width)
 
     def line(self, points: list[tuple[float, float]], fill: RGB, width: int) -> None:
-        self.draw.line([(x * SCALE, y * SCALE) for x, y in points], fill=fill, width=width * SCALE)
+        self.draw.line([(round(x), round(y)) for x, y in points], fill=fill, width=width)
 
     def text(self, at: tuple[float, float], text: str, size: int, fill: RGB = INK, anchor: str = "la") -> None:
-        self.draw.text((at[0] * SCALE, at[1] * SCALE), text, font=_font(size * SCALE), fill=fill, anchor=anchor)
+        discs.text(self.image, at[0], at[1], text, _font(size), fill, anchor)
 
     def counter(self, at: tuple[float, float], colour: str, count: int) -> None:
         r = max(9, self.t // 7)
         x, y = at
         fill = GANG.get(colour, MUTED)
-        self.draw.ellipse(
-            [(x - r) * SCALE, (y - r) * SCALE, (x + r) * SCALE, (y + r) * SCALE],
-            fill=fill,
-            outline=WHITE,
-            width=2 * SCALE,
-        )
+        discs.disc(self.image, x, y, r, fill, WHITE, 2)
         ink = INK if colour == "yellow" else WHITE
         self.text((x, y), str(count), max(10, r + 2), ink, anchor="mm")
 
@@ -248,7 +245,7 @@ class _Canvas:
         if b["kind"] == "city":
             labels = [nm.location_name(n) for n in b["names"]]
             one = "/".join(labels)
-            if len(labels) > 1 and _font(size * SCALE).getlength(one) <= (right - left - 4) * SCALE:
+            if len(labels) > 1 and _font(size).getlength(one) <= right - left - 4:
                 labels = [one]
         else:
             owner = names.get(b["owner"], b["owner"] or "")
@@ -318,9 +315,7 @@ class _Canvas:
         self.text((left, y), "Scoreboard", 16)
         y += 26
         for seat, p in sorted(view["players"].items(), key=lambda sp: sp[1]["seat"]):
-            self.draw.ellipse(
-                [left * SCALE, y * SCALE, (left + 18) * SCALE, (y + 18) * SCALE], fill=GANG.get(p["color"], MUTED)
-            )
+            discs.disc(self.image, left + 9, y + 9, 9, GANG.get(p["color"], MUTED))
             self.text((left + 26, y), f"{names.get(seat, seat)}"[:22], 15)
             y += 22
             self.text(
@@ -335,8 +330,7 @@ class _Canvas:
             y += 26
 
     def png(self) -> bytes:
-        out = self.image.reduce(SCALE)  # the same box filter as resize(), faster
-        out = to_palette(out, palette())  # a third of the bytes, and 40 ms less to encode a large city
+        out = to_palette(self.image, palette())  # a third of the bytes, and 40 ms less to encode a large city
         buf = io.BytesIO()
         out.save(buf, format="PNG", compress_level=_COMPRESS_LEVEL, optimize=False)
         return buf.getvalue()
@@ -344,8 +338,8 @@ class _Canvas:
 
 def _fit(text: str, size: int, width: float) -> str:
     """`text` cut to fit `width` logical pixels at `size`."""
-    font = _font(size * SCALE)
-    while text and font.getlength(text) > width * SCALE:
+    font = _font(size)
+    while text and font.getlength(text) > width:
         text = text[:-2] + "…" if len(text) > 2 else text[:-1]
     return text
 
