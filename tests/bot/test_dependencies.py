@@ -110,8 +110,16 @@ def test_the_check_sees_a_concept_and_an_import(tmp_path: Path) -> None:
 
 
 LIBRARIES = {"discord", "PIL", "yarl", "aiohttp"}
-# Game-agnostic helpers every presentation may share: drawing, views, a season's ledger and a league's points.
-KITS = {"bot.games.palette", "bot.games.views", "bot.games.ledger", "bot.games.league", "bot.games.table_picture"}
+# Game-agnostic helpers every presentation may share: drawing (palette, table picture, discs), views,
+# a season's ledger and a league's points.
+KITS = {
+    "bot.games.palette",
+    "bot.games.views",
+    "bot.games.ledger",
+    "bot.games.league",
+    "bot.games.table_picture",
+    "bot.games.discs",
+}
 
 
 def allowed_for(game: str, module: str) -> bool:
