@@ -206,9 +206,9 @@ def main(argv: list[str] | None = None) -> int:
                 result = game.replay(doc) if args.cmd == "replay" else game.legal(doc, args.player)
             except FormatError as e:
                 if isinstance(doc, dict) and "format" not in doc and getattr(e, "exit_status", 2) == 2:
-                    # most likely another game's file that lost its format line: say how it was read
-                    raise FormatError(f"{e} (the file has no \"format\", so it was read as "
-                                      f"{game.info.replay_format})") from None
+                    # most likely another game's file that lost its format line: the missing field is named first
+                    raise FormatError(f"format: missing, so the file was read as {game.info.replay_format}, "
+                                      f"which says {e}") from None
                 raise
             out = dumps(result)
     except (FormatError, registry.UnknownGame, players.UnknownLevel) as e:

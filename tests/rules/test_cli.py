@@ -203,8 +203,8 @@ def test_a_number_beyond_a_double_is_named(tmp_path: Path) -> None:
 def test_a_file_without_format_says_how_it_was_read(tmp_path: Path) -> None:
     f = tmp_path / "g.json"
     f.write_text(json.dumps({"players": ["green", "white"], "actions": []}))  # an Organized Crime file, format lost
-    line = refused(run("replay", str(f)), '"format"', "crimecity-replay/1")
-    assert line.startswith("error: players:")
+    line = refused(run("replay", str(f)), "crimecity-replay/1", "which says players:")
+    assert line.startswith("error: format: missing")
 
 
 def test_a_player_name_with_a_lone_surrogate(tmp_path: Path) -> None:
@@ -325,3 +325,23 @@ def test_fuzz_random_json(tmp_path_factory, value: Any, path: list[int], player:
         f.write_text(json.dumps(document), encoding="utf-8")
         kept_its_promise(*cli(["replay", str(f)]))
         kept_its_promise(*cli(["legal", str(f), "--player", player]))
+
+
+@pytest.mark.parametrize("golden", ["organizedcrime/golden/e1_charge", "crimopolis/golden/s01"])
+def test_another_games_file_without_its_format_names_format(tmp_path: Path, golden: str) -> None:
+    matches = sorted((ROOT / "tests" / "rules").glob(f"{golden}*.replay.json"))
+    d = json.loads(matches[0].read_text())
+    del d["format"]
+    f = tmp_path / "nofmt.json"
+    f.write_text(json.dumps(d))
+    line = refused(run("replay", str(f)), "crimecity-replay/1")
+    assert line.startswith("error: format: missing"), line
+    assert refused(run("legal", str(f), "--player", "x")).startswith("error: format: missing")
+
+
+def test_a_crimecity_file_without_its_format_is_still_read_as_one(tmp_path: Path) -> None:
+    d = json.loads(golden_text())
+    del d["format"]
+    f = tmp_path / "nofmt.json"
+    f.write_text(json.dumps(d))
+    assert run("replay", str(f)).stdout == run("replay", str(GOLDEN / "we1_we3.replay.json")).stdout
