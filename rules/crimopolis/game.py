@@ -29,7 +29,7 @@ from ..contract import (
     Refused,
     Setting,
 )
-from .actions import read_action
+from .actions import ANSWERS, read_action
 from .checks import check
 from .content import Content, load_content
 from .engine import Event as RunEvent
@@ -145,11 +145,11 @@ class Crimopolis:
         return Pending(p["kind"], (p["player"],), clocks=clocks)
 
     def check(self, state: State, seat: str | None, move: Move) -> Refusal | None:
-        if seat is None:
-            if dict(move) != dict(HOST_END):
-                return Refusal("malformed", 'The host\'s only move is {"host": "end"} (R107).')
+        if seat is None:  # replay.md "Refusals": game_over comes first, then malformed
             if state.phase == OVER:
                 return Refusal("game_over", "The game has ended.")
+            if dict(move) != dict(HOST_END):
+                return Refusal("malformed", 'The host\'s only move is {"host": "end"} (R107).')
             return None
         if state.phase == OVER:
             return Refusal("game_over", "The game has ended.")
@@ -159,6 +159,11 @@ class Crimopolis:
         try:
             action = read_action(self.content, state.players, dict(move), "move")
         except FormatError as e:
+            kind = move.get("kind")
+            if isinstance(kind, str) and kind != "timeout" and kind not in ANSWERS[state.pending["kind"]]:
+                # wrong_decision comes before malformed, whatever the rest of the action holds
+                return Refusal("wrong_decision",
+                               f"The decision is {state.pending['kind']}; {kind} does not answer it (R108).")
             return Refusal("malformed", _unreadable(str(e)))
         no = check(self.content, state, seat, action)
         return None if no is None else Refusal(no[0], no[1])

@@ -172,24 +172,28 @@ class OrganizedCrime:
         return (*outer, Clock(f"{mid}:session", d["session"]))
 
     def check(self, state: State, seat: str | None, move: Move) -> Refusal | None:
-        if state["phase"] in (None, "over"):
-            return Refusal("wrong_phase", "The game is over.")
+        over = state["phase"] in (None, "over")
         if seat is None:
+            if over:
+                return Refusal("wrong_phase", "The game is over.")
             if dict(move) in (dict(HOST_END), dict(TIMEOUT)):
                 return None
             return Refusal("not_yours", "The host may only end the game or apply a timeout.")
-        if seat not in state["pl"]:
-            return Refusal("not_in_game", f"{seat} is not a player of this game.")
+        # replay.md's check order: malformed, not_in_game, wrong_phase, not_yours, then the act's own checks
         if "by" in move:
             return Refusal("malformed", "A move names no `by` (the seat is the mover).")
         try:
             action, malformed = read(move, state["players"], self.content, "move")
         except FormatError as e:
             return Refusal("malformed", str(e))
-        if action["act"] == "timeout":
-            return Refusal("not_yours", "Only the host applies a timeout.")
         if malformed:
             return Refusal("malformed", malformed)
+        if seat not in state["pl"]:
+            return Refusal("not_in_game", f"{seat} is not a player of this game.")
+        if over:
+            return Refusal("wrong_phase", "The game is over.")
+        if action["act"] == "timeout":
+            return Refusal("not_yours", "Only the host applies a timeout.")
         eng = Engine(self.content, state, _NoDraw())
         refusal = refuse(eng, seat, action)
         return None if refusal is None else Refusal(*refusal)

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from rules.contract import Action, NoChance
+
 from .replaying import act, final, golden, refused, replay, with_steps
 
 
@@ -343,3 +345,27 @@ def test_a_destiny_answer_naming_a_job_is_refused_not_a_format_error() -> None:
     doc["start"]["players"]["ben"]["destinies"] = ["N36", "F41"]
     # both negative hours: executed at once, no destiny decision; the answer is the wrong decision
     assert refused(replay(with_steps(doc, [act("ben", "destiny", card="J01")], keep=0))) == ["wrong_decision"]
+
+
+def test_the_bots_check_keeps_the_order_for_an_unreadable_action() -> None:
+    """Q44: the bot shows the refusal a replay would give; an action of the wrong kind is wrong_decision even
+    when its fields could not be read (an unknown tile, a card of another family, an unknown player)."""
+    from rules.crimopolis.game import GAME
+    from rules.crimopolis.replay_format import begin, parse_replay
+
+    state = begin(GAME.content, parse_replay(GAME.content, city_a())).s
+    assert state.pending["kind"] == "turn" and state.pending["player"] == "ann"
+
+    def code(seat: str | None, move: dict[str, Any]) -> str | None:
+        refusal = GAME.check(state, seat, move)
+        return None if refusal is None else refusal.code
+
+    assert code("ann", {"kind": "explore", "tile": "T99", "block_side": None}) == "wrong_decision"
+    assert code("ann", {"kind": "keep", "card": "F01"}) == "wrong_decision"
+    assert code("ann", {"kind": "target", "player": "zed"}) == "wrong_decision"
+    assert code("ann", {"kind": "move", "from": "0,0", "to": "nowhere", "count": 1}) == "malformed"
+    assert code("ben", {"kind": "explore", "tile": "T99", "block_side": None}) == "not_your_turn"
+    assert code(None, {"host": "stop"}) == "malformed"
+    over = GAME.step(state, [Action(None, {"host": "end"})], NoChance()).state
+    assert GAME.check(over, None, {"host": "stop"}).code == "game_over"
+    assert GAME.check(over, None, {"host": "end"}).code == "game_over"

@@ -115,3 +115,25 @@ def test_destinations_of_a_waiting_mover_for_the_move_to_option() -> None:
     for share in (0, -1, 2, 4, 10**6):
         assert destinations_for(Engine(GAME.content, st, NoChance()), "a:1", share) == []
     assert destinations_for(Engine(GAME.content, st, NoChance()), "a:0", 3) == [], "the Boss is not a mover"
+
+
+def test_the_bots_check_keeps_replay_mds_order() -> None:
+    """replay.md: malformed, then not_in_game, then wrong_phase, then not_yours, then the act's own checks."""
+    st = _start()
+
+    def code(state: object, seat: str | None, move: dict[str, object]) -> str | None:
+        refusal = GAME.check(state, seat, move)
+        return None if refusal is None else refusal.code
+
+    bad_dir = {"act": "declare", "piece": "a:0", "dir": "up"}
+    assert code(st, "zed", bad_dir) == "malformed"
+    assert code(st, "zed", {"act": "roll"}) == "not_in_game"
+    assert code(st, "b", bad_dir) == "malformed"
+    assert code(st, "b", {"act": "roll"}) == "not_yours"
+    assert code(st, "a", {"act": "roll"}) == "not_declared"
+    assert code(st, "a", {"act": "timeout"}) == "not_yours"
+    over = GAME.step(st, [Action(None, dict(HOST_END))], NoChance()).state
+    assert code(over, "a", bad_dir) == "malformed"
+    assert code(over, "zed", {"act": "roll"}) == "not_in_game"
+    assert code(over, "a", {"act": "roll"}) == "wrong_phase"
+    assert code(over, None, dict(HOST_END)) == "wrong_phase"
