@@ -33,6 +33,13 @@ def check(c: Content, s: State, player: str | None, a: Mapping[str, Any]) -> Ref
     return None
 
 
+def wrong_decision(decision: str, kind: str) -> str | None:
+    """Why an action of `kind` cannot answer `decision`, or None; read before any other field of the action."""
+    if kind != "timeout" and kind not in ANSWERS[decision]:
+        return f"The decision is {decision}; {kind} does not answer it (R108)."
+    return None
+
+
 def _check(c: Content, s: State, player: str | None, a: Mapping[str, Any]) -> None:
     if s.phase == OVER:
         raise No("game_over", "The game has ended.")
@@ -41,8 +48,9 @@ def _check(c: Content, s: State, player: str | None, a: Mapping[str, Any]) -> No
     if player != pending["player"]:
         raise No("not_your_turn", f"It is {pending['player']}'s decision ({pending['kind']}), not yours (R108).")
     kind = a["kind"]
-    if kind != "timeout" and kind not in ANSWERS[pending["kind"]]:
-        raise No("wrong_decision", f"The decision is {pending['kind']}; {kind} does not answer it (R108).")
+    wrong = wrong_decision(pending["kind"], kind)
+    if wrong:
+        raise No("wrong_decision", wrong)
     why = malformed(c, a, s.geo.canonical)
     if why:
         raise No("malformed", why)

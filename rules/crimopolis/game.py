@@ -29,8 +29,8 @@ from ..contract import (
     Refused,
     Setting,
 )
-from .actions import ANSWERS, read_action
-from .checks import check
+from .actions import read_action
+from .checks import check, wrong_decision
 from .content import Content, load_content
 from .engine import Event as RunEvent
 from .engine import Run, new_game
@@ -159,11 +159,10 @@ class Crimopolis:
         try:
             action = read_action(self.content, state.players, dict(move), "move")
         except FormatError as e:
-            kind = move.get("kind")
-            if isinstance(kind, str) and kind != "timeout" and kind not in ANSWERS[state.pending["kind"]]:
-                # wrong_decision comes before malformed, whatever the rest of the action holds
-                return Refusal("wrong_decision",
-                               f"The decision is {state.pending['kind']}; {kind} does not answer it (R108).")
+            kind = move.get("kind")  # wrong_decision comes before malformed, whatever the rest of the action holds
+            wrong = wrong_decision(state.pending["kind"], kind) if isinstance(kind, str) else None
+            if wrong:
+                return Refusal("wrong_decision", wrong)
             return Refusal("malformed", _unreadable(str(e)))
         no = check(self.content, state, seat, action)
         return None if no is None else Refusal(no[0], no[1])
