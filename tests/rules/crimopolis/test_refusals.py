@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 from rules.contract import Action, NoChance
+from rules.crimopolis.game import GAME
+from rules.crimopolis.replay_format import begin, parse_replay
 
 from .replaying import act, final, golden, refused, replay, with_steps
 
@@ -350,9 +352,6 @@ def test_a_destiny_answer_naming_a_job_is_refused_not_a_format_error() -> None:
 def test_the_bots_check_keeps_the_order_for_an_unreadable_action() -> None:
     """Q44: the bot shows the refusal a replay would give; an action of the wrong kind is wrong_decision even
     when its fields could not be read (an unknown tile, a card of another family, an unknown player)."""
-    from rules.crimopolis.game import GAME
-    from rules.crimopolis.replay_format import begin, parse_replay
-
     state = begin(GAME.content, parse_replay(GAME.content, city_a())).s
     assert state.pending["kind"] == "turn" and state.pending["player"] == "ann"
 
