@@ -52,7 +52,7 @@ async def scenario(n_games: int, rng_seed: int) -> None:
             deadline = time.time() + LEAD + 1.0
             conn = sqlite3.connect(db_path, isolation_level=None)
             conn.execute("UPDATE timers SET due_at = ? WHERE kind = 'deadline'", (deadline,))
-            conn.execute("UPDATE games SET deadline_at = ?", (deadline,))
+            conn.execute("UPDATE clocks SET deadline_at = ? WHERE deadline_at IS NOT NULL", (deadline,))
             conn.close()
             bot = BotProcess(fd, db_path)
             info = await bot.start()

@@ -28,16 +28,19 @@ from PIL import Image, ImageDraw, ImageFont
 
 from rules.crimecity.ids import CHARACTERS, LOCATIONS, START, Character, Location
 
+from ..palette import fixed_palette, to_palette
+
 __all__ = ["THEMES", "render_board", "sample_views", "write_samples"]
 
 RGB = tuple[int, int, int]
 
-# Logical size of the picture. Everything is drawn SCALE times larger and reduced at the end:
-# Pillow's shapes are not anti-aliased, and a 2x box reduction smooths circles and text cheaply.
+# Size of the picture. Each piece is drawn SCALE times larger and reduced (`_Pen`): Pillow's shapes are
+# not anti-aliased, and a 2x box reduction smooths circles and text cheaply.
 WIDTH, HEIGHT = 1000, 600
 SCALE = 2
-# Fixed zlib level: the bytes must not depend on Pillow's defaults changing.
-_COMPRESS_LEVEL = 6
+# Fixed zlib level: the bytes must not depend on Pillow's defaults changing. On a palette picture, 3 costs
+# about 2 ms where 6 costs 5, for a few per cent more bytes.
+_COMPRESS_LEVEL = 3
 
 # Okabe-Ito colours (distinguishable with the common colour-vision deficiencies), black replaced
 # by a wine red so that every token also shows on a dark background. Labels carry the identity
@@ -160,6 +163,15 @@ def _font(px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=px)
 
 
+@functools.cache
+def _palette(theme: str) -> Image.Image:
+    """Every colour a board of `theme` draws, and their blends (bot/games/palette.py)."""
+    t = THEMES[theme]
+    drawn = [t.bg, *t.panel.values(), t.border, t.text, t.muted, t.ring, t.cell0, t.cell1, t.friend,
+             t.friend_text, t.dead, t.badge, t.badge_text, *_COLOURS.values(), (0, 0, 0), (255, 255, 255)]
+    return fixed_palette(drawn)
+
+
 def _luminance(c: RGB) -> float:
     def lin(v: int) -> float:
         s = v / 255
@@ -183,78 +195,172 @@ def _character(cid: Any) -> Character | None:
 
 
 class _Pen:
-    """ImageDraw in logical coordinates (multiplied by SCALE), with a faux-bold via stroke."""
+    """Draws on the picture at its own size, each piece as it would look drawn at SCALE and reduced.
+
+    Pillow's shapes are not anti-aliased, so the board used to be drawn twice as large and reduced: four
+    times the pixels for a few rounded corners and discs. Now a group of shapes (a token, a chip, a cell with
+    its number, a panel) is drawn at SCALE on the colour under it and reduced, as one cached sprite; text is
+    pasted through a cached coverage mask drawn the same way. A board repeats its pieces from one picture to
+    the next, so most are drawn once per process.
+    """
 
     def __init__(self, image: Image.Image) -> None:
-        self.d = ImageDraw.Draw(image)
+        self.img = image
 
-    @staticmethod
-    def _box(x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
-        return (round(x0 * SCALE), round(y0 * SCALE), round(x1 * SCALE) - 1, round(y1 * SCALE) - 1)
+    def shapes(self, under: RGB) -> _Shapes:
+        """Shapes to draw as one sprite on `under`, the colour its box covers (nothing else lies there)."""
+        return _Shapes(self.img, under)
 
-    def rect(
-        self,
-        box: tuple[float, float, float, float],
-        fill: RGB | None,
-        *,
-        radius: float = 0,
-        outline: RGB | None = None,
-        width: float = 0,
-    ) -> None:
-        self.d.rounded_rectangle(
-            self._box(*box), radius=round(radius * SCALE), fill=fill, outline=outline, width=round(width * SCALE)
-        )
+    def rect(self, box: tuple[float, float, float, float], fill: RGB | None, *, under: RGB,
+             radius: float = 0, outline: RGB | None = None, width: float = 0) -> None:
+        with self.shapes(under) as s:
+            s.rect(box, fill, radius=radius, outline=outline, width=width)
 
-    def circle(
-        self, cx: float, cy: float, r: float, fill: RGB, *, outline: RGB | None = None, width: float = 0
-    ) -> None:
-        self.d.ellipse(
-            self._box(cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=round(width * SCALE)
-        )
-
-    def line(self, pts: Sequence[tuple[float, float]], fill: RGB, width: float) -> None:
-        self.d.line([(round(x * SCALE), round(y * SCALE)) for x, y in pts], fill=fill, width=round(width * SCALE))
+    def rule(self, x0: int, x1: int, y: int, fill: RGB) -> None:
+        """A horizontal line one pixel high: on whole pixels, it needs no smoothing."""
+        self.img.paste(fill, (x0, y, x1 + 1, y + 1))
 
     def text(
         self, xy: tuple[float, float], s: str, size: int, fill: RGB, *, anchor: str = "la", bold: bool = False
     ) -> None:
-        px = size * SCALE
-        stroke = max(1, round(px / 26)) if bold else 0
-        self.d.text(
-            (xy[0] * SCALE, xy[1] * SCALE),
-            s,
-            font=_font(px),
-            fill=fill,
-            anchor=anchor,
-            stroke_width=stroke,
-            stroke_fill=fill,
-        )
+        if not s:
+            return
+        mask, left, top = _text_mask(s, size, anchor, bold)
+        self.img.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
 
     @staticmethod
     def width(s: str, size: int) -> float:
         return _font(size * SCALE).getlength(s) / SCALE
 
 
-def _token(pen: _Pen, t: _Theme, c: Character, cx: float, cy: float, r: float, *, dead: bool = False) -> None:
+_Op = tuple[Any, ...]  # ("rect" | "circle" | "line" | "text", ...) in logical pixels, hashable for the cache
+
+
+class _Shapes:
+    """Records shapes; on leaving, pastes them as one sprite (see `_Pen`)."""
+
+    def __init__(self, image: Image.Image, under: RGB) -> None:
+        self.img = image
+        self.under = under
+        self.ops: list[_Op] = []
+        self.box = [math.inf, math.inf, -math.inf, -math.inf]
+
+    def _cover(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        b = self.box
+        b[0], b[1], b[2], b[3] = min(b[0], x0), min(b[1], y0), max(b[2], x1), max(b[3], y1)
+
+    def rect(self, box: tuple[float, float, float, float], fill: RGB | None, *, radius: float = 0,
+             outline: RGB | None = None, width: float = 0) -> None:
+        self.ops.append(("rect", box, fill, radius, outline, width))
+        self._cover(*box)
+
+    def circle(self, cx: float, cy: float, r: float, fill: RGB, *, outline: RGB | None = None,
+               width: float = 0) -> None:
+        self.ops.append(("rect", (cx - r, cy - r, cx + r, cy + r), fill, -1, outline, width))
+        self._cover(cx - r, cy - r, cx + r, cy + r)
+
+    def line(self, pts: Sequence[tuple[float, float]], fill: RGB, width: float) -> None:
+        self.ops.append(("line", tuple(pts), fill, width))
+        for x, y in pts:
+            self._cover(x - width, y - width, x + width, y + width)
+
+    def text(self, xy: tuple[float, float], s: str, size: int, fill: RGB, *, anchor: str = "la",
+             bold: bool = False) -> None:
+        self.ops.append(("text", xy, s, size, fill, anchor, bold))
+        left, top, right, bottom = _font(size * SCALE).getbbox(s, anchor=anchor, stroke_width=_stroke(size, bold))
+        self._cover(xy[0] + left / SCALE, xy[1] + top / SCALE, xy[0] + right / SCALE, xy[1] + bottom / SCALE)
+
+    def __enter__(self) -> _Shapes:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if exc[0] is not None or not self.ops:
+            return
+        x0, y0 = math.floor(self.box[0]) - 1, math.floor(self.box[1]) - 1
+        w, h = math.ceil(self.box[2]) + 1 - x0, math.ceil(self.box[3]) + 1 - y0
+        local = tuple(_moved(op, x0, y0) for op in self.ops)
+        self.img.paste(_sprite(local, w, h, self.under), (x0, y0))
+
+
+def _moved(op: _Op, dx: float, dy: float) -> _Op:
+    kind = op[0]
+    if kind == "rect":
+        x0, y0, x1, y1 = op[1]
+        return (kind, (x0 - dx, y0 - dy, x1 - dx, y1 - dy), *op[2:])
+    if kind == "line":
+        return (kind, tuple((x - dx, y - dy) for x, y in op[1]), *op[2:])
+    x, y = op[1]
+    return (kind, (x - dx, y - dy), *op[2:])
+
+
+def _scaled(v: float) -> int:
+    return round(v * SCALE)
+
+
+@functools.lru_cache(maxsize=2048)
+def _sprite(ops: tuple[_Op, ...], w: int, h: int, under: RGB) -> Image.Image:
+    image = Image.new("RGB", (w * SCALE, h * SCALE), under)
+    d = ImageDraw.Draw(image)
+    for op in ops:
+        if op[0] == "rect":
+            (x0, y0, x1, y1), fill, radius, outline, width = op[1:]
+            box = (_scaled(x0), _scaled(y0), _scaled(x1) - 1, _scaled(y1) - 1)
+            if radius < 0:
+                d.ellipse(box, fill=fill, outline=outline, width=_scaled(width))
+            else:
+                d.rounded_rectangle(box, radius=_scaled(radius), fill=fill, outline=outline, width=_scaled(width))
+        elif op[0] == "line":
+            pts, fill, width = op[1:]
+            d.line([(_scaled(x), _scaled(y)) for x, y in pts], fill=fill, width=_scaled(width))
+        else:
+            (x, y), s, size, fill, anchor, bold = op[1:]
+            stroke = _stroke(size, bold)
+            d.text((x * SCALE, y * SCALE), s, font=_font(size * SCALE), fill=fill, anchor=anchor,
+                   stroke_width=stroke, stroke_fill=fill)
+    return image.reduce(SCALE)
+
+
+def _stroke(size: int, bold: bool) -> int:
+    """A faux bold: FreeType's stroke, as wide at every size as it was on the picture drawn at SCALE."""
+    return max(1, round(size * SCALE / 26)) if bold else 0
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_mask(s: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, int, int]:
+    """The coverage of `s` drawn at SCALE and reduced, with its offset from the anchor point (logical px)."""
+    font, stroke = _font(size * SCALE), _stroke(size, bold)
+    left, top, right, bottom = font.getbbox(s, anchor=anchor, stroke_width=stroke)
+    x0, y0 = math.floor(left / SCALE), math.floor(top / SCALE)
+    w, h = max(1, math.ceil(right / SCALE) - x0), max(1, math.ceil(bottom / SCALE) - y0)
+    mask = Image.new("L", (w * SCALE, h * SCALE), 0)
+    ImageDraw.Draw(mask).text((-x0 * SCALE, -y0 * SCALE), s, font=font, fill=255, anchor=anchor,
+                              stroke_width=stroke, stroke_fill=255)
+    return mask.reduce(SCALE), x0, y0
+
+
+def _token(pen: _Pen, t: _Theme, c: Character, cx: float, cy: float, r: float, *, under: RGB,
+           dead: bool = False) -> None:
     fill = t.dead if dead else _COLOURS[c]
-    pen.circle(cx, cy, r + 2.5, t.ring)
-    pen.circle(cx, cy, r, fill)
-    pen.text((cx, cy + 1), _ABBR[c], round(r * 0.8), _on(fill), anchor="mm", bold=True)
-    if dead:
-        # A cross over the token: "removed" must not rely on the grey alone.
-        k = r * 0.78
-        for a, b in (((-k, -k), (k, k)), ((-k, k), (k, -k))):
-            pen.line([(cx + a[0], cy + a[1]), (cx + b[0], cy + b[1])], fill=t.ring, width=4)
+    with pen.shapes(under) as s:
+        s.circle(cx, cy, r + 2.5, t.ring)
+        s.circle(cx, cy, r, fill)
+        s.text((cx, cy + 1), _ABBR[c], round(r * 0.8), _on(fill), anchor="mm", bold=True)
+        if dead:
+            # A cross over the token: "removed" must not rely on the grey alone.
+            k = r * 0.78
+            for a, b in (((-k, -k), (k, k)), ((-k, k), (k, -k))):
+                s.line([(cx + a[0], cy + a[1]), (cx + b[0], cy + b[1])], fill=t.ring, width=4)
 
 
-def _chip(pen: _Pen, t: _Theme, c: Character, cx: float, cy: float, *, dead: bool) -> None:
+def _chip(pen: _Pen, t: _Theme, c: Character, cx: float, cy: float, *, under: RGB, dead: bool) -> None:
     """A small label for the grid axes, coloured like the character's token."""
     w, h = 36, 24
     fill = t.dead if dead else _COLOURS[c]
-    pen.rect((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), fill, radius=6)
-    pen.text((cx, cy + 1), _ABBR[c], 14, _on(fill), anchor="mm", bold=True)
-    if dead:
-        pen.line([(cx - w / 2 + 3, cy), (cx + w / 2 - 3, cy)], fill=_on(fill), width=2)
+    with pen.shapes(under) as s:
+        s.rect((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), fill, radius=6)
+        s.text((cx, cy + 1), _ABBR[c], 14, _on(fill), anchor="mm", bold=True)
+        if dead:
+            s.line([(cx - w / 2 + 3, cy), (cx + w / 2 - 3, cy)], fill=_on(fill), width=2)
 
 
 def _header(pen: _Pen, t: _Theme, view: Mapping[str, Any]) -> None:
@@ -269,8 +375,9 @@ def _header(pen: _Pen, t: _Theme, view: Mapping[str, Any]) -> None:
         label = "FINAL BOARD"
         w = pen.width(label, 20) + 28
         x1 = WIDTH - _MARGIN
-        pen.rect((x1 - w, mid - 18, x1, mid + 18), t.badge, radius=18)
-        pen.text((x1 - w / 2, mid + 1), label, 20, t.badge_text, anchor="mm", bold=True)
+        with pen.shapes(t.bg) as s:
+            s.rect((x1 - w, mid - 18, x1, mid + 18), t.badge, radius=18)
+            s.text((x1 - w / 2, mid + 1), label, 20, t.badge_text, anchor="mm", bold=True)
     else:
         pen.text((WIDTH - _MARGIN, mid), "CRIME CITY", 20, t.muted, anchor="rm", bold=True)
 
@@ -294,7 +401,7 @@ def _city(pen: _Pen, t: _Theme, board: Mapping[Location, list[Character]]) -> No
         col, row = _QUADRANT[loc]
         x0 = _CITY_X + col * (qw + _CITY_GAP)
         y0 = _CITY_Y + row * (qh + _CITY_GAP)
-        pen.rect((x0, y0, x0 + qw, y0 + qh), t.panel[loc], radius=14, outline=t.border, width=2)
+        pen.rect((x0, y0, x0 + qw, y0 + qh), t.panel[loc], under=t.bg, radius=14, outline=t.border, width=2)
         pen.text((x0 + 16, y0 + 26), loc.title, 24, t.text, anchor="lm", bold=True)
         chars = board.get(loc, [])
         if chars:
@@ -318,7 +425,7 @@ def _city(pen: _Pen, t: _Theme, board: Mapping[Location, list[Character]]) -> No
                 c = chars[i]
                 i += 1
                 cx = left + step * (k + 0.5)
-                _token(pen, t, c, cx, cy, r)
+                _token(pen, t, c, cx, cy, r, under=t.panel[loc])
                 for j, line in enumerate(_NAME_LINES[c]):
                     pen.text((cx, cy + r + 7 + j * (name_px + 2)), line, name_px, t.text, anchor="mt")
 
@@ -349,10 +456,10 @@ def _friendship(pen: _Pen, t: _Theme, points: Mapping[frozenset[Character], int]
     gx, gy = x0 + _LABEL_W, y0 + 32 + 30
     cols, rows = CHARACTERS[:-1], CHARACTERS[1:]
     for j, c in enumerate(cols):
-        _chip(pen, t, c, gx + (j + 0.5) * _CELL, gy - 16, dead=c in dead)
+        _chip(pen, t, c, gx + (j + 0.5) * _CELL, gy - 16, under=t.bg, dead=c in dead)
     for i, r in enumerate(rows):
         cy = gy + (i + 0.5) * _CELL
-        _chip(pen, t, r, x0 + _LABEL_W / 2 - 4, cy, dead=r in dead)
+        _chip(pen, t, r, x0 + _LABEL_W / 2 - 4, cy, under=t.bg, dead=r in dead)
         for j, c in enumerate(cols[: i + 1]):
             n = points.get(frozenset((r, c)), 0)
             gone = r in dead or c in dead
@@ -360,17 +467,18 @@ def _friendship(pen: _Pen, t: _Theme, points: Mapping[frozenset[Character], int]
             edge = n >= 2 and not gone
             fill = t.friend if edge else t.cell1 if n else t.cell0
             cx = gx + (j + 0.5) * _CELL
-            pen.rect((cx - _CELL / 2 + 2, cy - _CELL / 2 + 2, cx + _CELL / 2 - 2, cy + _CELL / 2 - 2), fill, radius=5)
-            if n:
-                label = str(n) if n < 1000 else "999+"
-                size = 21 if len(label) <= 2 else 15
-                colour = t.friend_text if edge else t.muted if gone else t.text
-                pen.text((cx, cy + 1), label, size, colour, anchor="mm", bold=edge)
-            else:
-                pen.text((cx, cy), "\u00b7", 20, t.muted, anchor="mm")
+            with pen.shapes(t.bg) as s:
+                s.rect((cx - _CELL / 2 + 2, cy - _CELL / 2 + 2, cx + _CELL / 2 - 2, cy + _CELL / 2 - 2), fill, radius=5)
+                if n:
+                    label = str(n) if n < 1000 else "999+"
+                    size = 21 if len(label) <= 2 else 15
+                    colour = t.friend_text if edge else t.muted if gone else t.text
+                    s.text((cx, cy + 1), label, size, colour, anchor="mm", bold=edge)
+                else:
+                    s.text((cx, cy), "\u00b7", 20, t.muted, anchor="mm")
     # Legend: what the highlight means, in words (colour is never the only cue).
     ly = gy + len(rows) * _CELL + 20
-    pen.rect((x0, ly - 10, x0 + 20, ly + 10), t.friend, radius=4)
+    pen.rect((x0, ly - 10, x0 + 20, ly + 10), t.friend, under=t.bg, radius=4)
     pen.text((x0 + 30, ly), "2+ points: friends, abilities shared", 15, t.text, anchor="lm")
     networks = _networks(points, dead)
     if not networks:
@@ -383,9 +491,9 @@ def _friendship(pen: _Pen, t: _Theme, points: Mapping[frozenset[Character], int]
         width = len(group) * 40 - 4
         if x + width > WIDTH - _MARGIN:
             x, y = x0 + 92, y + 32
-        pen.rect((x - 4, y - 15, x + width + 4, y + 15), t.cell1, radius=8)
+        pen.rect((x - 4, y - 15, x + width + 4, y + 15), t.cell1, under=t.bg, radius=8)
         for k, c in enumerate(group):
-            _chip(pen, t, c, x + 18 + k * 40, y, dead=False)
+            _chip(pen, t, c, x + 18 + k * 40, y, under=t.cell1, dead=False)
         x += width + 16
 
 
@@ -393,10 +501,10 @@ def _removed(pen: _Pen, t: _Theme, dead: Sequence[Character]) -> None:
     if not dead:
         return
     x0, cy = _PANEL_X, HEIGHT - _MARGIN - 26
-    pen.line([(x0, cy - 38), (WIDTH - _MARGIN, cy - 38)], fill=t.border, width=1)
+    pen.rule(x0, WIDTH - _MARGIN, cy - 38, t.border)
     for k, c in enumerate(dead):
         cx = x0 + 24 + k * 170
-        _token(pen, t, c, cx, cy, 22, dead=True)
+        _token(pen, t, c, cx, cy, 22, under=t.bg, dead=True)
         pen.text((cx + 34, cy - 10), c.title.removeprefix("The "), 17, t.text, anchor="lm", bold=True)
         pen.text((cx + 34, cy + 11), "dead, removed from the board", 15, t.muted, anchor="lm")
 
@@ -433,7 +541,7 @@ def render_board(view: Mapping[str, Any], *, theme: str = "dark") -> bytes:
     """
     t = THEMES[theme]
     board, dead, points = _parse(view)
-    image = Image.new("RGB", (WIDTH * SCALE, HEIGHT * SCALE), t.bg)
+    image = Image.new("RGB", (WIDTH, HEIGHT), t.bg)
     pen = _Pen(image)
     _header(pen, t, view)
     _city(pen, t, board)
@@ -441,7 +549,7 @@ def render_board(view: Mapping[str, Any], *, theme: str = "dark") -> bytes:
     _removed(pen, t, sorted(dead, key=CHARACTERS.index))
     out = io.BytesIO()
     # No pnginfo, no optimize (its result may change between zlib builds): deterministic bytes.
-    image.reduce(SCALE).save(out, format="PNG", optimize=False, compress_level=_COMPRESS_LEVEL)
+    to_palette(image, _palette(theme)).save(out, format="PNG", optimize=False, compress_level=_COMPRESS_LEVEL)
     return out.getvalue()
 
 

@@ -3,7 +3,7 @@
 picture docs/board-game-round2.png is exactly what the bot posted after round 2 of the worked example.
 
 Regenerate the docs picture (after a deliberate change to the drawing) with
-`CRIMECITY_WRITE_DOCS=1 .venv/bin/python -m pytest tests/test_bot_gamenight_board.py`.
+`CRIMECITY_WRITE_DOCS=1 .venv/bin/python -m pytest tests/bot/games/crimecity/test_gamenight_board.py`.
 """
 
 from __future__ import annotations

@@ -70,8 +70,9 @@ def test_png_of_the_expected_size(theme: str) -> None:
     img = decode(render_board(midgame_view(), theme=theme))
     assert img.format == "PNG"
     assert img.size == (WIDTH, HEIGHT)
-    # Opaque (no alpha), so it reads the same on Discord's dark and light clients.
-    assert img.mode == "RGB"
+    # Opaque (no alpha, no transparent palette entry), so it reads the same on Discord's dark and light
+    # clients; a palette of the drawing's colours and their blends (a third of the bytes).
+    assert img.mode == "P" and "transparency" not in img.info
 
 
 def test_default_theme_is_dark_and_themes_differ() -> None:
@@ -79,8 +80,8 @@ def test_default_theme_is_dark_and_themes_differ() -> None:
     dark, light = render_board(view, theme="dark"), render_board(view, theme="light")
     assert render_board(view) == dark
     assert dark != light
-    assert sum(decode(dark).getpixel((2, 2))) < 150  # type: ignore[arg-type]
-    assert sum(decode(light).getpixel((2, 2))) > 600  # type: ignore[arg-type]
+    assert sum(decode(dark).convert("RGB").getpixel((2, 2))) < 150  # type: ignore[arg-type]
+    assert sum(decode(light).convert("RGB").getpixel((2, 2))) > 600  # type: ignore[arg-type]
 
 
 def test_unknown_theme_is_refused() -> None:
@@ -134,7 +135,7 @@ def test_dead_governor_is_drawn_differently() -> None:
 def test_no_metadata_chunks() -> None:
     for theme in ("dark", "light"):
         data = render_board(midgame_view(dead=["governor"], over=True), theme=theme)
-        assert set(chunk_types(data)) <= {b"IHDR", b"IDAT", b"IEND"}
+        assert set(chunk_types(data)) <= {b"IHDR", b"PLTE", b"IDAT", b"IEND"}
         assert decode(data).info == {}
 
 
@@ -194,3 +195,60 @@ def test_the_presentation_draws_with_render_board() -> None:
     from bot.games.crimecity import PRESENTATION
 
     assert PRESENTATION.picture(start_view()) == render_board(start_view())
+
+
+def test_a_board_is_the_same_whatever_was_drawn_before() -> None:
+    """Pieces are cached per process: what a picture looks like must not depend on what came before it."""
+    from bot.games.crimecity import picture
+
+    picture._sprite.cache_clear()
+    picture._text_mask.cache_clear()
+    first = render_board(midgame_view())
+    for view in (start_view(), midgame_view(round=5, over=True), midgame_view(dead=["governor"])):
+        for theme in ("dark", "light"):
+            render_board(view, theme=theme)
+    assert render_board(midgame_view()) == first
+
+
+def test_pieces_look_as_drawn_twice_as_large_and_reduced() -> None:
+    """The reason for the sprites: a disc and a rounded box come out as smooth as on a picture drawn at 2x,
+    pixel for pixel, wherever they fall within a pixel."""
+    from PIL import ImageDraw
+
+    from bot.games.crimecity.picture import SCALE, _Pen
+
+    bg, fill, ring = (30, 31, 34), (0, 114, 178), (242, 243, 245)
+    for cx, cy, r in ((40.0, 50.0, 20.0), (40.5, 50.25, 17.3), (61.75, 38.5, 9.6)):
+        small = Image.new("RGB", (120, 100), bg)
+        with _Pen(small).shapes(bg) as s:
+            s.circle(cx, cy, r + 2.5, ring)
+            s.rect((cx - 10, cy + r + 4, cx + 26, cy + r + 28), fill, radius=6)
+        big = Image.new("RGB", (120 * SCALE, 100 * SCALE), bg)
+        d = ImageDraw.Draw(big)
+        rr = r + 2.5
+        d.ellipse([round(v * SCALE) - k for v, k in ((cx - rr, 0), (cy - rr, 0), (cx + rr, 1), (cy + rr, 1))],
+                  fill=ring)
+        box = (cx - 10, cy + r + 4, cx + 26, cy + r + 28)
+        d.rounded_rectangle([round(box[0] * SCALE), round(box[1] * SCALE), round(box[2] * SCALE) - 1,
+                             round(box[3] * SCALE) - 1], radius=6 * SCALE, fill=fill)
+        assert small.tobytes() == big.reduce(SCALE).tobytes()
+        blends = {c for _, c in small.getcolors(1 << 16) or []} - {bg, fill, ring}
+        assert len(blends) >= 3, "edges are smoothed"
+
+
+def test_text_looks_as_drawn_twice_as_large_and_reduced() -> None:
+    from PIL import ImageDraw
+
+    from bot.games.crimecity.picture import SCALE, _font, _Pen, _stroke
+
+    bg, ink = (246, 246, 248), (30, 31, 34)
+    for bold in (False, True):
+        small = Image.new("RGB", (300, 60), bg)
+        _Pen(small).text((20, 30), "Main Street 3", 24, ink, anchor="lm", bold=bold)
+        big = Image.new("RGB", (300 * SCALE, 60 * SCALE), bg)
+        stroke = _stroke(24, bold)
+        ImageDraw.Draw(big).text((20 * SCALE, 30 * SCALE), "Main Street 3", font=_font(24 * SCALE), fill=ink,
+                                 anchor="lm", stroke_width=stroke, stroke_fill=ink)
+        ours, theirs = small.tobytes(), big.reduce(SCALE).tobytes()
+        # a blend of the reduced coverage against one of reduced colours: equal to a unit's rounding
+        assert max(abs(a - b) for a, b in zip(ours, theirs, strict=True)) <= 1
