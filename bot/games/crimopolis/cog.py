@@ -828,13 +828,16 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     @app_commands.describe(game=GAME_HELP)
     async def admin_export(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        name, data = await self.host.hosting.export(caller_of(interaction), KIND, game)
-        file = discord.File(io.BytesIO(data), filename=name)
-        await answer(
-            interaction,
-            "The game's record (replay.md format). It holds every secret: deck orders and hands.",
-            file=file,
-        )
+        caller = caller_of(interaction)
+        # commands.md: host only; a host who also plays "should not export during the game", so he gets the file
+        # with that warning (as in Organized Crime), not a refusal. Another seated admin is still refused.
+        name, data = await self.host.hosting.export(caller, KIND, game, seated=True)
+        found = await self.host.finder.game_or_last(caller, KIND, game)
+        text = "The game's record (replay.md format). It holds every secret: deck orders and hands."
+        if found.status != "ended" and (await self.host.finder.roster(found.id)).seat_of(caller.user_id) is not None:
+            text += (" **You are also a player**: it shows every hand and the order of every deck, so you should "
+                     "not open it (or export) before the game is over.")
+        await answer(interaction, text, file=discord.File(io.BytesIO(data), filename=name))
 
     for _command in (
         act, move, recruit, occupy, takeover, job, abort, invest, fortune, redraw, end, decide, panel, prefs,

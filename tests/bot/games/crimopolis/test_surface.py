@@ -233,3 +233,24 @@ async def test_lobby_verbs_in_a_dm_take_the_game_option(cp: CpTable) -> None:
     assert "has started" in started.text(), started.text()
     statuses = {r["channel_id"]: r["status"] for r in await t.bot.db.fetchall("SELECT channel_id, status FROM games")}
     assert statuses == {t.chan.id: "lobby", other.id: "running"}, statuses
+
+
+async def test_a_host_who_plays_gets_the_export_with_a_warning(cp: CpTable, fixed_seed: None) -> None:  # noqa: F811
+    # commands.md: host only; "a host who also plays should not export during the game". The file goes to him
+    # with that warning; a member with Manage Server who holds a seat in someone else's game is not that host.
+    t = cp
+    mod = t.guild.add_member("mod", manage_guild=True)
+    assert "Crimopolis" in (await t.cmd(t.host, "new")).text()
+    for member in (t.host, mod, t.players["ann"]):
+        assert "joined" in (await t.cmd(member, "join")).text()
+    assert "started" in (await t.cmd(t.host, "start")).text()
+    await t.idle()
+    refused = await t.cmd(mod, "admin export")
+    assert refused.ephemeral and not refused.attachments and "You hold a seat in this game" in refused.text()
+    warned = await t.cmd(t.host, "admin export")
+    assert warned.ephemeral and "You are also a player" in warned.text(), warned.text()
+    assert json.loads(warned.attachments[0][1])["format"] == "crimopolis-replay/1"
+    await t.cmd(t.host, "admin end")
+    await t.idle()
+    after = await t.cmd(t.host, "admin export")
+    assert after.attachments and "You are also a player" not in after.text(), after.text()
