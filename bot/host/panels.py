@@ -43,9 +43,12 @@ class Panels:
         return PanelRow(nonce, game.id, user_id, game.step, data)
 
     async def get(
-        self, caller: Caller, game_id: int, nonce: str, *, reopen: str | None = None, resolved: str | None = None
+        self, caller: Caller, game_id: int, nonce: str, *, reopen: str | None = None, resolved: str | None = None,
+        any_step: bool = False,
     ) -> Panel:
-        """The panel, if the caller may use it now. `resolved`: what to say when its decision is over."""
+        """The panel, if the caller may use it now. `resolved`: what to say when its decision is over.
+        `any_step`: a panel of an earlier step of a running game too (its game re-checks the click against
+        the step open now)."""
         again = reopen or self.reopen
         async with self.db.read() as conn:
             row = await panels_repo.get_panel(conn, game_id, nonce)
@@ -59,7 +62,7 @@ class Panels:
             raise NotAllowed(f"This panel belongs to another player. {again}")
         if seat is None:
             raise NotAllowed("You no longer hold a seat in this game.")
-        if game.status != RUNNING or game.step != row.step:
+        if game.status != RUNNING or (game.step != row.step and not any_step):
             raise Stale(f"{resolved or 'This panel was for a decision that has been resolved.'} {again}")
         return Panel(row, game, roster, seat)
 

@@ -50,7 +50,11 @@ MINUTES = ("turn", "base", "bargain", "bargain_minimum", "vote", "session", "cho
 
 def _settings() -> tuple[Setting, ...]:
     minutes = tuple(Setting(f"{name}_minutes", "float", 0, f"Deadline of {name.replace('_', ' ')} in minutes "
-                            "(0: the pace's preset)", minimum=0, maximum=100000) for name in MINUTES)
+                            "(0: the pace's preset)", minimum=0, maximum=100000) for name in MINUTES
+                    if name != "bargain_minimum")
+    # Not a deadline but a wait: 0 means none (the caller may call the vote at once), so "not given" is None.
+    minimum = Setting("bargain_minimum_minutes", "float", None, "Minutes before the caller may call the vote "
+                      "(0: at once; not given: the pace's preset)", minimum=0, maximum=100000)
     return (
         Setting("pace", "choice", "live", "Deadline presets: live or async (commands.md)", choices=("live", "async")),
         Setting("ballots", "choice", "open", "Ballots: open (faithful) or sealed (house rule, R121)",
@@ -60,6 +64,7 @@ def _settings() -> tuple[Setting, ...]:
         Setting("bases", "map", {}, "Home Bases given to every seat (skips the Home Base rolls and choices)"),
         Setting("first", "str", "", "The seat that plays first (skips the first-player rolls)"),
         *minutes,
+        minimum,
         Setting("window_seconds", "float", 0, "Penalty window in seconds (0: the pace's preset)", minimum=0,
                 maximum=10**7),
         Setting("reminder_percent", "int", 50, "Remind an awaited player after this share of the time", minimum=0,
@@ -82,8 +87,10 @@ def deadlines(settings: Mapping[str, JSON]) -> dict[str, float]:
     """Seconds per decision: the pace's presets with the given overrides."""
     pace = dict(PACES[str(settings.get("pace") or "live")])
     for name in MINUTES:
-        given = settings.get(f"{name}_minutes") or 0
-        if given:
+        given = settings.get(f"{name}_minutes")
+        if name == "bargain_minimum" and given is not None:
+            pace[name] = float(given) * 60  # 0: no wait at all
+        elif given:
             pace[name] = float(given) * 60
             if name == "vote":
                 pace["vote_sealed"] = float(given) * 60

@@ -27,6 +27,11 @@ def heading(public: dict[str, Any], names: Names) -> str:
     return f"{head} · now: {what}"
 
 
+def turns(k: int) -> str:
+    """'1 turn', '2 turns'."""
+    return f"{k} turn{'' if k == 1 else 's'}"
+
+
 def holdings(pl: dict[str, Any]) -> str:
     parts = [n.target(c) for c in pl.get("cities") or []]
     for group in ("business", "illegal", "officials"):
@@ -44,7 +49,7 @@ def player_line(seat: str, pl: dict[str, Any], public: dict[str, Any], names: Na
     owed = ", ".join(f"{names.player(d['creditor'])} {n.money(d['amount'])}" for d in debts)
     owes = f"; owes {owed}" if debts else ""
     limits = pl.get("limits") or []
-    limit = "; vote-limit " + ", ".join(f"{x['card']} ({x['turns_left']} turn)" for x in limits) if limits else ""
+    limit = "; vote-limit " + ", ".join(f"{x['card']} ({turns(x['turns_left'])})" for x in limits) if limits else ""
     return (f"**{who}** — {n.money(pl['money'])} · {pl['votes']} vote{'s' if pl['votes'] != 1 else ''} · "
             f"{pl['men_left']} Men unused · cards {cards.get('power', 0)} Power, {cards.get('official', 0)} CO"
             f"{owes} · holds {holdings(pl)}{limit}")

@@ -142,7 +142,7 @@ class OrganizedCrimeCog(
         turn_minutes="Minutes for a whole turn (0: the pace's preset)",
         base_minutes="Minutes to choose a Home Base",
         bargain_minutes="Minutes of bargaining before the vote is called",
-        bargain_minimum_minutes="Minutes before the caller may call the vote",
+        bargain_minimum_minutes="Minutes before the caller may call the vote (0: at once)",
         vote_minutes="Minutes per voter (open ballots) or for the whole ballot (sealed)",
         session_minutes="Minutes of the session after a vote",
         window_seconds="Seconds of the penalty window",

@@ -141,8 +141,9 @@ def public_line(e: Event, names: Names) -> str | None:
         cards = d.get("cards") or {}
         held = cards.get("power", 0) + cards.get("official", 0)
         if held:
-            where = f"go to {p(d['by'])}" if d["cause"] == "rubout" and d.get("by") else "go back to their decks"
-            line += f" His {held} card{'' if held == 1 else 's'} {where}."
+            one = held == 1
+            to = f"to {p(d['by'])}" if d["cause"] == "rubout" and d.get("by") else "back to their decks"
+            line += f" His {held} card{'' if one else 's'} {'goes' if one else 'go'} {to}."
         return line
     if k == "debt_settled":
         return f"The Treasury pays {p(d['debtor'])}'s debt of {n.money(d['amount'])} to {p(d['creditor'])}."

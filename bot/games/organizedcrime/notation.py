@@ -163,7 +163,7 @@ def describe(a: Action, names: Names, public: dict[str, Any] | None = None, *, i
         return f"{a['base']} — {base.colour}, doors at {'/'.join(base.entries)}"
     if act == "buy_hitmen":
         k = a["count"]
-        return f"Buy {k} Hit-Man{'' if k == 1 else 'en'} ({n.money(k * n.content().n('man_price'))})"
+        return f"Buy {k} Hit-{'Man' if k == 1 else 'Men'} ({n.money(k * n.content().n('man_price'))})"
     if act == "buy_power":
         return f"Buy a Power card ({n.money(n.content().n('power_price'))})"
     if act == "buy_official":

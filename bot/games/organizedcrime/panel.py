@@ -194,6 +194,9 @@ def screen(ctx: Context, nonce: str, data: dict[str, Any], deadline_at: float | 
 # ---- opening and clicking ----------------------------------------------------------------------------------
 
 
+MOVED_ON = "This panel was for an earlier moment of the game; here is what you can do now."
+
+
 def by_id(caller: Caller) -> Caller:
     return replace(caller, guild_id=None, channel_id=None)
 
@@ -214,15 +217,15 @@ async def click(host: Host, caller: Caller, game_id: int, nonce: str, part: str,
     """One click, checked against the caller and the open decision first."""
     who = by_id(caller)
     try:
-        panel = await host.panels.get(caller, game_id, nonce, reopen=NEW)
+        panel = await host.panels.get(caller, game_id, nonce, reopen=NEW, any_step=True)
     except NotAllowed:
         raise
     except Stale:
-        # The decision moved on (or a newer panel exists): show what the caller can do now instead.
-        return await open_panel(host, who, str(game_id), "This panel was for an earlier moment of the game; "
-                                                         "here is what you can do now.")
+        # The game ended (or a newer panel exists): show what the caller can do now instead.
+        return await open_panel(host, who, str(game_id), MOVED_ON)
     data = dict(panel.row.data)
     ctx = await context(host, who, str(game_id))
+    moved_on = ctx.turn.game.step != panel.row.step
     action: dict[str, Any] | None = None
     if part == "main" and values:
         action = _at(data.get("main"), data.get("values"), values[0])
@@ -238,6 +241,11 @@ async def click(host: Host, caller: Caller, game_id: int, nonce: str, part: str,
         data["page"] = max(0, int(data.get("page", 0)) - 1)
     elif part == "next":
         data["page"] = int(data.get("page", 0)) + 1
+    if moved_on and (action is None or action not in choices.legal(ctx)):
+        # commands.md: "every click is checked again against the caller and the current decision". Another
+        # seat's answer (a sealed ballot, a penalty window) makes a new step of the same decision: a choice
+        # still open to the caller stands; anything else shows what the caller can do now.
+        return await open_panel(host, who, str(game_id), MOVED_ON)
     note = ""
     if action is not None:
         played = await play(host, who, ctx, [action], str(game_id))

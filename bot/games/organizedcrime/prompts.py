@@ -111,7 +111,8 @@ def settings_lines(settings: dict[str, Any]) -> list[str]:
     cap = settings.get("round_cap") or 0
     return [
         f"Pace: **{settings.get('pace', 'live')}** — Home Base {t(d['base'])} · turn {t(d['turn'])} · bargaining "
-        f"{t(d['bargain'])} (vote callable after {t(d['bargain_minimum'])}) · vote {t(d['vote'])} per voter "
+        f"{t(d['bargain'])} (vote callable {'after ' + t(d['bargain_minimum']) if d['bargain_minimum'] else 'at once'}"
+        f") · vote {t(d['vote'])} per voter "
         f"({t(d['vote_sealed'])} sealed) · session {t(d['session'])} · penalty window {t(d['window'])} · "
         f"penalty choice {t(d['choice'])}",
         f"Ballots: **{settings.get('ballots', 'open')}**" + (" (house rule)" if settings.get("ballots") == "sealed"

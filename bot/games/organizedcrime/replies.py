@@ -16,7 +16,7 @@ from rules.organizedcrime.game import GAME
 
 from ...host import EMBED_COLOUR, Caller, Played, UserError, clip, timestamp
 from . import names as n
-from .board import board_text, holdings
+from .board import board_text, holdings, turns
 from .events import DECISIONS, private_line, public_line, results_text, turn_heading
 from .moves import KIND, Context
 from .names import Names
@@ -107,7 +107,7 @@ async def status_text(host: Host, caller: Caller, game_opt: str | None) -> str:
         lines.append(f"Holdings: {holdings(pl)}")
         limits = pl.get("limits") or []
         if limits:
-            lines.append("Vote-limit cards: " + ", ".join(f"{n.card(x['card'])} ({x['turns_left']} turn left)"
+            lines.append("Vote-limit cards: " + ", ".join(f"{n.card(x['card'])} ({turns(x['turns_left'])} left)"
                                                            for x in limits))
         debts = [d for d in view.get("debts") or [] if seat in (d["debtor"], d["creditor"])]
         for d in debts:

@@ -93,3 +93,47 @@ async def test_silence_in_the_penalty_window_declines(table: Table, monkeypatch)
     await t.idle()
     posts = "\n".join(t.posts()[-4:])
     assert "Time is up for the penalty window" in posts and "declines to call a penalty (no answer in time)" in posts
+
+
+async def test_a_panel_click_stands_after_another_voters_sealed_ballot(table: Table, monkeypatch) -> None:
+    # commands.md: "every click is checked again against the caller and the current decision". Each sealed
+    # ballot is a step of its own; the vote still awaits the others, so their panels' choices still stand.
+    fixed_chance(monkeypatch, "four-47")
+    t = table
+    await open_game(t, NAMES, ballots="sealed", round_cap=3)
+    await play_out(t, Random(4), panel_share=0.5, picker=pick_social, until=lambda st: st["phase"] == "bargain")
+    await oc(t, t.host, "admin resolve")
+    await t.idle()
+    state = await state_of(t)
+    assert state["phase"] == "vote", state["phase"]
+    who = await seats(t)
+    first, second, third = state["meeting"]["order"][:3]
+    early = await oc(t, who[first], "panel")
+    late = await oc(t, who[second], "panel")
+    spare = await oc(t, who[third], "panel")
+    done = await t.fd.click(who[second], late, late.component(label="Abstain")["custom_id"])
+    assert "✅" in done.text(), done.text()
+    stale = await t.fd.click(who[first], early, early.component(label="Abstain")["custom_id"])
+    assert "✅" in stale.text() and "earlier moment" not in stale.text(), stale.text()
+    assert {first, second} <= set((await state_of(t))["meeting"]["voted"]), (await state_of(t))["meeting"]
+    # a choice no longer open to the caller is not played: the panel of now comes instead
+    voted = await oc(t, who[third], "vote", side="abstain")
+    assert "earlier moment" not in voted.text(), voted.text()
+    before = (await state_of(t))["meeting"]
+    again = await t.fd.click(who[third], spare, spare.component(label="Abstain")["custom_id"])
+    assert "earlier moment" in again.text() and "✅" not in again.text(), again.text()
+    assert (await state_of(t))["meeting"] == before
+
+
+async def test_a_bargain_minimum_of_zero_lets_the_caller_call_the_vote_at_once(table: Table, monkeypatch) -> None:
+    # commands.md: `bargain_minimum_minutes` is an optional override; given as 0, there is no wait (not given,
+    # the pace's preset of 1 minute, as the test above shows).
+    fixed_chance(monkeypatch, "four-47")
+    t = table
+    await open_game(t, NAMES, ballots="sealed", round_cap=3, bargain_minimum_minutes=0)
+    assert "(vote callable at once)" in t.posts()[0], t.posts()[0]
+    await play_out(t, Random(4), panel_share=0.5, picker=pick_social, until=lambda st: st["phase"] == "bargain")
+    caller = (await state_of(t))["meeting"]["caller"]
+    called = await oc(t, (await seats(t))[caller], "meeting callvote")
+    assert "cannot be called yet" not in called.text(), called.text()
+    assert (await state_of(t))["phase"] != "bargain"

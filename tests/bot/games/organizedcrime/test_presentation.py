@@ -120,6 +120,22 @@ def test_every_event_kind_has_words() -> None:
     assert len(seen & PUBLIC_KINDS) > 30, sorted(PUBLIC_KINDS - seen)
 
 
+def test_counted_words_agree_with_their_number() -> None:
+    from bot.games.organizedcrime.board import turns
+    from bot.games.organizedcrime.notation import describe
+
+    names = Names({"players": {"p1": {"colour": "green"}}}, lambda s: "Boss1")
+    assert describe({"act": "buy_hitmen", "count": 1}, names).startswith("Buy 1 Hit-Man (")
+    assert describe({"act": "buy_hitmen", "count": 3}, names).startswith("Buy 3 Hit-Men (")
+    assert (turns(1), turns(2)) == ("1 turn", "2 turns")
+    players = {f"p{i}": {"colour": c} for i, c in enumerate(("green", "yellow", "white", "red"), 1)}
+    names = Names({"players": players}, lambda s: f"Boss{s[1:]}")
+    lines = [public_line(e, names) or "" for *_, out in games(8, 4, {"round_cap": 10}, 9) for e in out.events
+             if e.kind == "eliminated" and e.is_public]
+    assert lines and not [x for x in lines if re.search(r"\b1 card go\b|\b([2-9]|\d\d+) cards goes\b", x)], lines
+    assert not [x for x in lines if "Hit-Manen" in x]
+
+
 def test_the_lobby_labels_every_house_option_set_or_not() -> None:
     # commands.md `/organizedcrime new`: "The lobby post states every option; house options are labelled "house rule""
     from bot.games.organizedcrime.prompts import settings_lines
