@@ -174,7 +174,13 @@ class OrganizedCrimePresentation:
             if texts:
                 mentions = []
             text = f"{last}\n\n{board}" if last else board
-            posts.append(Post(text[:2000], picture=public, alt=alt_text(public, names), mention=tuple(mentions),
+            # A board too long for one message (long names, many debts and limits) goes on in the posts
+            # before the one with the picture: nothing of it is cut.
+            *before, text = chunks(text.split("\n"))
+            posts += [Post(part, mention=tuple(mentions)) for part in before]
+            if before:
+                mentions = []
+            posts.append(Post(text, picture=public, alt=alt_text(public, names), mention=tuple(mentions),
                               buttons=buttons))
         elif texts:
             posts += [Post(text, mention=tuple(mentions)) for text in texts[:-1]]

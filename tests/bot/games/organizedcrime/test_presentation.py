@@ -147,3 +147,26 @@ def test_the_lobby_labels_every_house_option_set_or_not() -> None:
             assert line.endswith("(house rule)"), (settings, line)
         ballots = next(x for x in lines if x.startswith("Ballots:"))
         assert ballots.endswith("(house rule)" if settings else "(as the Bylaws)"), ballots
+
+
+def test_a_board_too_long_for_one_post_goes_on_in_the_posts_before_the_picture(monkeypatch) -> None:
+    # The longest real boards stay near 1,300 characters (four players with Discord's longest names); one past a
+    # message's 2,000 is split at its lines, not cut.
+    import bot.games.organizedcrime.presentation as presentation
+
+    long_board = "\n".join(f"line {i:02} of a long board " + "x" * 30 for i in range(60))
+    monkeypatch.setattr(presentation, "board_text", lambda public, names, **_: long_board)
+    checked = 0
+    for seats, settings, before, actions, out in games(2, 4, {"round_cap": 8}, 5):
+        pending_before = None if before is None else GAME.pending(before)
+        view = StepView(row(settings), roster(seats), out.state, actions, out.events, pending_before,
+                        GAME.pending(out.state), True, 1e9, GAME.results(out.state))
+        posts = [m for m in PRESENTATION.step_messages(view) if isinstance(m, Post)]
+        pictured = [i for i, p in enumerate(posts) if p.picture is not None]
+        if not pictured:
+            continue
+        assert all(len(p.text) <= 2000 for p in posts)
+        said = "\n".join(p.text for p in posts[: pictured[-1] + 1])
+        assert all(line in said for line in long_board.split("\n")), "every line of the board is posted"
+        checked += 1
+    assert checked > 5
