@@ -106,7 +106,7 @@ def start_text(view: StepView, public: Mapping[str, Any], n: Names) -> str:
     lines = [
         f"{texts.TITLE} — game #{view.game.id} starts!",
         texts.seats_line(public, n),
-        texts.options_line(view.game.settings, options),
+        texts.options_line(view.game.settings, options, team=view.game.options.shared_seats),
         f"{first} starts. Each player's first two jobs come by DM; setup placements go in seat order.",
         "Commands: /crimopolis help · the rules: /crimopolis rules.",
     ]

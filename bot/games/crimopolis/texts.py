@@ -302,8 +302,8 @@ def board_alt(view: Mapping[str, Any], n: Names) -> str:
 # ---- the start and the end ---------------------------------------------------------------------------
 
 
-def options_line(settings: Mapping[str, Any], options: Mapping[str, Any]) -> str:
-    """Variant, threshold, gangsters and the house options."""
+def options_line(settings: Mapping[str, Any], options: Mapping[str, Any], *, team: bool = False) -> str:
+    """Variant, threshold, gangsters and the house options (`team`: team mode, which is the host's, R118)."""
     house = [
         name
         for key, name in (("influence_on_the_streets", "Influence on the Streets"), ("big_business", "Big Business"))
@@ -311,6 +311,8 @@ def options_line(settings: Mapping[str, Any], options: Mapping[str, Any]) -> str
     ]
     if options.get("clock_tiles_first"):
         house.append("clock tiles first")
+    if team:
+        house.append("team mode (2 members per seat)")
     return (
         f"Variant {options['variant'].replace('_', ' ')}: target {options['target_prestige']} prestige, "
         f"{options['gangsters']} gangsters each; house options: {', '.join(house) or 'none'}; "

@@ -85,6 +85,8 @@ async def test_two_team_seats_play_a_whole_game(
     assert "Players (2/5): ann & ben, cat & dan." in lobby, "the seat count counts seats; a seat names both"
     start = next(p for p in t.posts() if "starts!" in p)
     assert "ann & ben" in start and "cat & dan" in start, start
+    # commands.md: the start post states the house options; team mode is one (rulings "Variants", R118)
+    assert "team mode (2 members per seat)" in start, start
     outsider = await t.cmd(t.players["eve"], "recruit")
     assert outsider.ephemeral and "not a player" in outsider.text()
     acted: set[tuple[str, str]] = set()
