@@ -377,8 +377,17 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
 
     @move.autocomplete("from_")
     async def _move_from_ac(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        # commands.md: choices from the state and the options already filled in, whichever came first
+        dst, count = self._opt(interaction, "to"), self._opt(interaction, "count")
+
         def make(turn: Turn, actions: list[dict[str, Any]], n: Names) -> Iterable[tuple[str, str]]:
-            return ((n.place(a["from"], me=turn.seat), a["from"]) for a in actions if a["kind"] == "move")
+            want = None if dst is None else _canon(dst, n)
+            return (
+                (n.place(a["from"], me=turn.seat), a["from"])
+                for a in actions
+                if a["kind"] == "move" and (want is None or a["to"] == want)
+                and (count is None or str(a["count"]) == str(count).strip())
+            )
 
         return await self._complete(interaction, current, make)
 

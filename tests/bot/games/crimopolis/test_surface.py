@@ -152,6 +152,16 @@ async def test_board_status_and_autocomplete(cp: CpTable, fixed_seed: None) -> N
     assert tos
     counts = await t.ac(member, "move", "count", **{"from": froms[0]["value"], "to": tos[0]["value"]})
     assert counts and all(1 <= c["value"] <= 3 for c in counts)
+    # the options already filled in narrow the others, whichever order they came in (commands.md)
+    far = (await t.ac(member, "move", "to", **{"from": froms[-1]["value"]}))[-1]["value"]
+    narrowed = await t.ac(member, "move", "from", to=far)
+    assert narrowed and {c["value"] for c in narrowed} <= {c["value"] for c in froms}
+    for c in narrowed:
+        assert far in {x["value"] for x in await t.ac(member, "move", "to", **{"from": c["value"]})}
+    assert await t.ac(member, "move", "from", to="99,99") == [], "no gangster can go there"
+    assert await t.ac(member, "move", "from", count=3) == [] or all(
+        3 in {x["value"] for x in await t.ac(member, "move", "count", **{"from": c["value"]})}
+        for c in await t.ac(member, "move", "from", count=3))
     refused = await t.cmd(member, "move", options={"from": froms[0]["value"], "to": froms[0]["value"], "count": 1})
     assert refused.ephemeral and "not allowed" in refused.text()
     garbage = await t.cmd(member, "act", action="fly to the moon")
