@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import time
@@ -18,6 +17,7 @@ from typing import Any, NoReturn
 
 from . import players, registry, tournament
 from .contract import FormatError
+from .jsontext import bad_text
 
 MAX_BYTES = 64 * 1024 * 1024  # far above any real game; a bigger file is refused before it is read
 
@@ -79,26 +79,9 @@ def _not_json(name: str) -> Any:
 def check_text(value: Any, where: str) -> None:
     """Every string (and key) must be valid Unicode: a lone surrogate cannot be printed or stored; every number
     must fit a double, or it could not be written back as JSON (1e400 reads as infinity)."""
-    stack = [(value, where)]
-    while stack:
-        item, at = stack.pop()
-        if isinstance(item, str):
-            _valid(item, at)
-        elif isinstance(item, float) and not math.isfinite(item):
-            raise FormatError(f"{at}: the number is out of range (beyond a double's)")
-        elif isinstance(item, dict):
-            for key, sub in item.items():
-                _valid(key, at)
-                stack.append((sub, f"{at}.{key}" if at != "file" else key))
-        elif isinstance(item, list):
-            stack.extend((sub, f"{at}[{i}]") for i, sub in enumerate(item))
-
-
-def _valid(text: str, where: str) -> None:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise FormatError(f"{where}: not valid text (it holds a lone surrogate, {text!r:.40})") from None
+    why = bad_text(value, where)
+    if why is not None:
+        raise FormatError(why)
 
 
 def _simulate(game_id: str, games: int, seed: int) -> str:

@@ -9,6 +9,7 @@ import os
 from importlib import resources
 from typing import Any
 
+from ..jsontext import bad_text
 from .content import FILES, ContentError
 
 PACKAGE = "rules.crimopolis"
@@ -17,13 +18,17 @@ PACK = "pack.json"
 
 def _parse(name: str, text: str) -> Any:
     try:
-        return json.loads(text)
+        doc = json.loads(text)
     except json.JSONDecodeError as e:
         raise ContentError(f"{name}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
     except (ValueError, RecursionError) as e:
         raise ContentError(
             f"{name}: not a valid content file ({str(e).splitlines()[0] if str(e) else 'too deep'})"
         ) from None
+    why = bad_text(doc, name)
+    if why is not None:
+        raise ContentError(why)
+    return doc
 
 
 def _file_names(pack: Any) -> list[str]:

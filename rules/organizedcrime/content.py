@@ -151,7 +151,7 @@ def _rules(doc: dict[str, Any]) -> dict[str, int]:
 
 def _amount(value: Any, where: str, unit: int, positive: bool = True) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or (value <= 0 if positive else value < 0):
-        raise _err(where, f"must be a {'positive ' if positive else ''}integer, not {value!r}")
+        raise _err(where, f"must be {'a positive integer' if positive else 'an integer'}, not {value!r}")
     if value % unit:
         raise _err(where, f"must be a multiple of {unit}, not {value}")
     return value
@@ -260,6 +260,9 @@ def _board(doc: dict[str, Any], cities: dict[str, tuple[int, str]]) -> dict[str,
             raise _err(f"{where}.base", f"duplicate base {num}")
         home, boss = _get(entry, "home", str, where), _get(entry, "boss", str, where)
         entries = tuple(_list(entry, "entries", where))
+        for j, space in enumerate(entries):
+            if not isinstance(space, str):
+                raise _err(f"{where}.entries[{j}]", f"must be a space id (text), not {space!r:.40}")
         if kinds.get(home) != "home" or space_base.get(home) != num:
             raise _err(f"{where}.home", f"not the home space of base {num}: {home!r}")
         if kinds.get(boss) != "boss" or space_base.get(boss) != num:
@@ -326,7 +329,7 @@ def _card(entry: Any, cid: str, deck: str, kind: str, where: str, offices: dict[
     if kind in ("remove_mover", "fine"):
         avoided = _list(entry, "avoided_by", where)
         for j, office in enumerate(avoided):
-            if office not in offices:
+            if not isinstance(office, str) or office not in offices:
                 raise _err(f"{where}.avoided_by[{j}]", f"unknown office {office!r}")
         amount = _amount(_get(entry, "amount", int, where), f"{where}.amount", unit) if kind == "fine" else 0
         return Card(cid, deck, kind, amount=amount, avoided_by=tuple(avoided))

@@ -9,14 +9,21 @@ import json
 from functools import lru_cache
 from importlib import resources
 
+from ..jsontext import bad_text
 from .content import FILES, Content, ContentError, validate
 
 
 def parse(name: str, text: str) -> object:
     try:
-        return json.loads(text)
+        doc = json.loads(text)
     except ValueError as e:
         raise ContentError(f"{name}: not valid JSON ({str(e).splitlines()[0]})") from None
+    except RecursionError:
+        raise ContentError(f"{name}: nested too deeply") from None
+    why = bad_text(doc, name)
+    if why is not None:
+        raise ContentError(why)
+    return doc
 
 
 @lru_cache(maxsize=1)

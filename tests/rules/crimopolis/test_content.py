@@ -230,3 +230,14 @@ def test_a_pack_with_a_positive_destiny_asks_for_the_order() -> None:
         ("hours", None, 2, 3),
     ]
     assert out["steps"][1]["state"]["pending"] == {"kind": "turn", "player": "ben"}
+
+
+def test_a_pack_that_cannot_be_written_back_is_refused(tmp_path: Path) -> None:
+    pack = _write(tmp_path / "club", _own_pack())
+    (pack / "pack.json").write_text((pack / "pack.json").read_text().replace('"club-1"', '"club-\\ud800"', 1))
+    replay_file = tmp_path / "game.json"
+    replay_file.write_text(json.dumps(golden("s08_presence")))
+    r = subprocess.run([sys.executable, "-m", "rules", "replay", str(replay_file), "--content", str(pack)], cwd=ROOT,
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and r.stdout == "", r.stderr
+    assert r.stderr.startswith("error: pack.json.id: not valid text"), r.stderr

@@ -49,6 +49,10 @@ BROKEN = [
     ("catalogue.json", ["cities", 0, "value"], 15000, "catalogue.json: cities[0].value"),
     ("catalogue.json", ["business", 0, "circles"], 0, "catalogue.json: business[0].circles"),
     ("rules.json", ["men"], "twenty", "rules.json.men"),
+    # values of the wrong type deep in a list: refused by name, not a traceback
+    ("decks.json", ["decks", "mistake", "cards", 0, "avoided_by", 0], ["judge"],
+     "decks.json: decks.mistake.cards[0].avoided_by[0]"),
+    ("board.json", ["bases", 0, "entries", 0], 1, "board.json: bases[0].entries[0]"),
 ]
 
 
@@ -63,6 +67,18 @@ def test_a_broken_file_is_refused_naming_file_entry_and_field(name: str, path: l
     with pytest.raises(ContentError) as info:
         validate(docs)
     assert str(info.value).startswith(message), str(info.value)
+
+
+def test_a_file_that_cannot_be_written_back_is_refused(tmp_path: Path) -> None:
+    for name in FILES:
+        shutil.copy(CONTENT / name, tmp_path / name)
+    board = (tmp_path / "board.json").read_text()
+    (tmp_path / "board.json").write_text(board.replace('"oc-h1"', '"oc-\\ud800"', 1))
+    with pytest.raises(ContentError, match=r"^board.json.id: not valid text"):
+        GAME.with_content(str(tmp_path))
+    (tmp_path / "board.json").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ContentError, match="^board.json: nested too deeply"):
+        GAME.with_content(str(tmp_path))
 
 
 def test_a_home_space_needs_its_three_edges() -> None:
