@@ -84,8 +84,22 @@ def check_text(value: Any, where: str) -> None:
         raise FormatError(why)
 
 
-def _simulate(game_id: str, games: int, seed: int) -> str:
-    game = registry.get(game_id)
+class _NoContent(Exception):
+    pass
+
+
+def _with_content(game: Any, directory: str | None) -> Any:
+    """The game on a group's replacement content, if `--content` names one."""
+    if directory is None:
+        return game
+    with_content = getattr(game, "with_content", None)
+    if with_content is None:
+        raise _NoContent(f"--content: {game.info.title} has no content to replace")
+    return with_content(directory)
+
+
+def _simulate(game_id: str, games: int, seed: int, content: str | None = None) -> str:
+    game = _with_content(registry.get(game_id), content)
     bar = None
     if games >= 1000 and sys.stderr.isatty():
         from tqdm import tqdm
@@ -151,6 +165,7 @@ def parser() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     sim.add_argument("--game", default=registry.DEFAULT, choices=list(registry.GAMES))
     sim.add_argument("--games", type=int, default=1000)
     sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--content", metavar="DIR", help="a directory of replacement content files (to judge them)")
     tour = sub.add_parser("tournament", help="play full games between computer players and print their figures")
     tour.add_argument("--game", default=registry.DEFAULT, choices=list(registry.GAMES))
     tour.add_argument("--games", type=int, default=100)
@@ -170,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == "simulate":
             if args.games < 1:
                 sim.error(f"argument --games: must be at least 1, not {args.games}")
-            out = _simulate(args.game, args.games, args.seed)
+            out = _simulate(args.game, args.games, args.seed, args.content)
         elif args.cmd == "tournament":
             if args.games < 1:
                 print(f"error: argument --games: must be at least 1, not {args.games}", file=sys.stderr)
@@ -179,12 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             doc = load(args.file)
             game = registry.by_format(doc.get("format") if isinstance(doc, dict) else None)
-            if args.content is not None:
-                with_content = getattr(game, "with_content", None)
-                if with_content is None:
-                    print(f"error: --content: {game.info.title} has no content to replace", file=sys.stderr)
-                    return 2
-                game = with_content(args.content)
+            game = _with_content(game, args.content)
             try:
                 result = game.replay(doc) if args.cmd == "replay" else game.legal(doc, args.player)
             except FormatError as e:
@@ -197,6 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     except (FormatError, registry.UnknownGame, players.UnknownLevel) as e:
         print(f"error: {_one_line(str(e))}", file=sys.stderr)
         return int(getattr(e, "exit_status", 2))  # a game's content error refuses to start (3)
+    except _NoContent as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     except RecursionError:
         print("error: file: nested too deeply", file=sys.stderr)
         return 2

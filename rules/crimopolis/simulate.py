@@ -34,6 +34,7 @@ MAX_STEPS = 6000  # far above any game seen; a game that reaches it is ended by 
 @dataclass
 class Figures:
     opts: Options = field(default_factory=resolve_options)
+    pack: str = "house-1"  # the content pack's id
     games: int = 0
     by_players: Counter[int] = field(default_factory=Counter)
     turns: dict[int, list[int]] = field(default_factory=dict)  # players -> turns per game
@@ -49,7 +50,7 @@ class Figures:
     def report(self) -> str:
         o = self.opts
         lines = [
-            f"Crimopolis: {self.games} random legal games (house pack; {o.variant}, T {o.target_prestige}, "
+            f"Crimopolis: {self.games} random legal games (pack {self.pack}; {o.variant}, T {o.target_prestige}, "
             f"G {o.gangsters}; 2, 3, 4, 5 players in turn)"
         ]
         lines.append("game length (turns in all, and per player):")
@@ -127,7 +128,7 @@ def simulate(
 ) -> Figures:
     """`opts` (default: the standard game) lets docs/crimopolis/balance.md compare the variants."""
     rng = Random(seed)
-    fig = Figures(opts=opts or resolve_options())
+    fig = Figures(opts=opts or resolve_options(), pack=c.id)
     for i in range(games):
         n = 2 + i % 4
         run, steps = play_one(c, n, rng, fig.opts)

@@ -125,7 +125,8 @@ class OrganizedCrime:
         c = self.content
         players = list(seats)
         if not c.n("players_min") <= len(players) <= min(c.n("players_max"), len(c.bases)):
-            raise ValueError(f"Organized Crime needs {c.n('players_min')} to {c.n('players_max')} seats (R1)")
+            raise ValueError(f"Organized Crime needs {c.n('players_min')} to "
+                             f"{min(c.n('players_max'), len(c.bases))} seats (R1, one per Home Base)")
         if len(set(players)) != len(players) or "treasury" in players:
             raise ValueError("seats must be distinct (and none may be called 'treasury')")
         given = self.info.settings_from(settings)

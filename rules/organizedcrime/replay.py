@@ -113,7 +113,8 @@ class Header:
         if len(set(players)) != len(players):
             raise FormatError("players: the ids must be distinct")
         if not c.n("players_min") <= len(players) <= min(c.n("players_max"), len(c.bases)):
-            raise FormatError(f"players: {c.n('players_min')} to {c.n('players_max')} players, not {len(players)}")
+            raise FormatError(f"players: {c.n('players_min')} to {min(c.n('players_max'), len(c.bases))} players "
+                              f"(one per Home Base), not {len(players)}")
         if TREASURY in players:
             raise FormatError("players: 'treasury' is not a player id")
         self.players: list[str] = list(players)

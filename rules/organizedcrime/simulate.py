@@ -27,6 +27,7 @@ TIMEOUT_RATE = 0.01
 
 @dataclass
 class Report:
+    board: str = "oc-h1"  # the content board's id
     games: int = 0
     by_players: Counter[int] = field(default_factory=Counter)
     turns: list[int] = field(default_factory=list)
@@ -80,7 +81,7 @@ class Report:
 
     def report(self) -> str:
         g = max(self.games, 1)
-        lines = [f"Organized Crime: {self.games} random games (house round cap {ROUND_CAP}, "
+        lines = [f"Organized Crime: {self.games} random games (board {self.board}, house round cap {ROUND_CAP}, "
                  f"{TIMEOUT_RATE:.0%} of decisions time out)"]
         lines.append("players: " + ", ".join(f"{k}: {v}" for k, v in sorted(self.by_players.items())))
         lines.append(f"length: turns mean {_mean(self.turns):.1f}, median {_median(self.turns)}, max "
@@ -148,10 +149,11 @@ def play_one(c: Content, players: int, rng: Random, chance_seed: str, round_cap:
 
 
 def simulate(c: Content, games: int, seed: int, tick: Callable[[], None] | None = None) -> Report:
-    report = Report()
+    report = Report(board=c.board_id)
+    low, high = c.n("players_min"), min(c.n("players_max"), len(c.bases))  # a seat needs a Home Base
     for g in range(games):
         rng = Random(f"oc-sim:{seed}:{g}")
-        players = 2 + g % 3
+        players = low + g % (high - low + 1) if high >= low else low
         st, events, steps = play_one(c, players, rng, f"oc-sim-chance:{seed}:{g}")
         report.add(st, events, steps)
         if tick is not None:

@@ -241,3 +241,11 @@ def test_a_pack_that_cannot_be_written_back_is_refused(tmp_path: Path) -> None:
                        capture_output=True, text=True)
     assert r.returncode == 2 and r.stdout == "", r.stderr
     assert r.stderr.startswith("error: pack.json.id: not valid text"), r.stderr
+
+
+def test_simulate_on_another_pack(tmp_path: Path) -> None:
+    pack = _write(tmp_path / "club", _own_pack())
+    r = subprocess.run([sys.executable, "-m", "rules", "simulate", "--game", "crimopolis", "--games", "4", "--content",
+                        str(pack)], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("Crimopolis: 4 random legal games (pack club-1;"), r.stdout

@@ -128,3 +128,21 @@ def test_cli_replay_legal_and_content(tmp_path: Path) -> None:
     other.write_text(json.dumps({"format": "crimecity-replay/1"}))
     crimecity = _cli("replay", str(other), "--content", str(CONTENT))
     assert crimecity.returncode == 2 and "no content to replace" in crimecity.stderr
+
+
+def test_simulate_on_replacement_content(tmp_path: Path) -> None:
+    # a host tuning a group's content judges it by simulating on it: its own player limits and board
+    for name in FILES:
+        shutil.copy(CONTENT / name, tmp_path / name)
+    rules = json.loads((tmp_path / "rules.json").read_text())
+    rules["players_max"] = 3
+    (tmp_path / "rules.json").write_text(json.dumps(rules))
+    board = json.loads((tmp_path / "board.json").read_text())
+    board["id"] = "club-board"
+    (tmp_path / "board.json").write_text(json.dumps(board))
+    out = _cli("simulate", "--game", "organizedcrime", "--games", "6", "--seed", "2", "--content", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("Organized Crime: 6 random games (board club-board,"), out.stdout
+    assert "players: 2: 3, 3: 3\n" in out.stdout, out.stdout
+    broken = _cli("simulate", "--game", "organizedcrime", "--games", "2", "--content", str(tmp_path / "none"))
+    assert broken.returncode == 3 and broken.stdout == "" and broken.stderr.startswith("error: board.json: "), broken
