@@ -105,7 +105,7 @@ def _simulate(game_id: str, games: int, seed: int, content: str | None = None) -
         from tqdm import tqdm
 
         bar = tqdm(total=games, unit="game", file=sys.stderr)
-    report = game.simulate(games, seed, bar.update if bar else None)
+    report: str = game.simulate(games, seed, bar.update if bar else None)
     if bar is not None:
         bar.close()
     return report.rstrip("\n") + "\n"
