@@ -85,10 +85,14 @@ class Member:
         return Member(user.id, user.name, user.display_name)
 
     @staticmethod
-    def to_seat(user: discord.abc.User) -> Member:
-        """A member who is to hold a seat: a bot account cannot (it cannot use the commands)."""
-        if user.bot:
-            from .errors import UserError
+    def to_seat(user: discord.abc.User, *, in_guild: bool = False) -> Member:
+        """A member who is to hold a seat: a bot account cannot (it cannot use the commands), nor, given in a
+        server (`in_guild`), a user who is not its member (Discord resolves one as a `User`, not a `Member`):
+        they could not read the game's channel."""
+        from .errors import UserError
 
+        if user.bot:
             raise UserError(f"{user.display_name} is a bot account: only a member can hold a seat.")
+        if in_guild and not isinstance(user, discord.Member):
+            raise UserError(f"{user.display_name} is not a member of this server: only a member can hold a seat.")
         return Member.from_user(user)

@@ -442,6 +442,8 @@ class Hosting:
         await self.finder.require_admin(game, caller)
         if game.status == LOBBY:
             raise UserError("The game has not started; there is nothing to export yet.")
+        if game.started_at is None:
+            raise UserError("This game was closed in its lobby, before it started: there is nothing to export.")
         if not (seated and caller.user_id == game.host_id) and game.status != ENDED and (
             (await self.finder.roster(game.id)).seat_of(caller.user_id) is not None
         ):

@@ -546,7 +546,7 @@ class CrimeCityCog(
             )
         if computer is not None:
             assert new is not None
-            after = Member.to_seat(new)
+            after = Member.to_seat(new, in_guild=interaction.guild is not None)
             _g, roster, seat, name = await self.host.hosting.replace_computer(
                 caller_of(interaction), KIND, computer, after, self.presentation.brief, game
             )
@@ -563,7 +563,7 @@ class CrimeCityCog(
             await answer(interaction, f"{roster.name_of(seat)} now plays {before.display_name}'s seat.")
             return
         assert new is not None
-        after = Member.to_seat(new)
+        after = Member.to_seat(new, in_guild=interaction.guild is not None)
         await self.host.hosting.replace(caller_of(interaction), KIND, before, after, self.presentation.brief, game)
         await answer(
             interaction,

@@ -800,15 +800,16 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     @app_commands.describe(reveal="Also show every hand", game=GAME_HELP)
     async def admin_end(self, interaction: discord.Interaction, reveal: bool = True, game: str | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.host.hosting.end(caller_of(interaction), KIND, reveal=reveal, game_opt=game)
-        await answer(interaction, "The game is ended; the scores are posted in the channel.")
+        ended = await self.host.hosting.end(caller_of(interaction), KIND, reveal=reveal, game_opt=game)
+        await answer(interaction, "The game is ended; the scores are posted in the channel."
+                     if ended.started_at is not None else "The lobby is closed: no game was played.")
 
     @admin.command(name="replace", description="Hand a seat to another member (they get its hands by DM).")
     @app_commands.describe(old="The member leaving the seat", new="The member taking it", game=GAME_HELP)
     async def admin_replace(
         self, interaction: discord.Interaction, old: discord.User, new: discord.User, game: str | None = None
     ) -> None:
-        before, after = Member.from_user(old), Member.to_seat(new)
+        before, after = Member.from_user(old), Member.to_seat(new, in_guild=interaction.guild is not None)
         await interaction.response.defer(ephemeral=True, thinking=True)
         caller = caller_of(interaction)
         found = await self.host.finder.game(caller, KIND, game)

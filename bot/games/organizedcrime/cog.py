@@ -31,7 +31,7 @@ from .moves import KIND, Context, context, context_of, play
 from .names import parse_space
 from .notation import read, read_pieces
 from .panel import open_panel, open_view, panel_view
-from .replies import board_of, history_embed, receipt, status_text
+from .replies import board_of, history_embed, receipt, started_text, status_text
 
 if TYPE_CHECKING:
     from ...host import Host
@@ -211,9 +211,7 @@ class OrganizedCrimeCog(
         if order:
             await reorder(self.host, caller, _user_ids(order), game)
         advance, roster = await self.host.lobby.start(caller, KIND, game)
-        seats = ", ".join(f"{i}. {roster.name_of(s)}" for i, s in enumerate(roster.seats, 1))
-        await answer(interaction, f"**Organized Crime** begins (game #{advance.game.id}). Seat order: {seats}. "
-                                  "The decks are shuffled and the dice rolled below.", ephemeral=False)
+        await answer(interaction, started_text(advance.game.id, roster), ephemeral=False)
 
     start.autocomplete("game")(_games)
 
@@ -587,15 +585,16 @@ class OrganizedCrimeCog(
     @admin.command(name="end", description="End the game now and post the standing (reason: host).")
     @app_commands.describe(game=GAME_HELP)
     async def admin_end(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        await self.host.hosting.end(caller_of(interaction), KIND, reveal=True, game_opt=game)
-        await answer(interaction, "The game is ended; the standing is being posted.")
+        ended = await self.host.hosting.end(caller_of(interaction), KIND, reveal=True, game_opt=game)
+        await answer(interaction, "The game is ended; the standing is being posted." if ended.started_at is not None
+                     else "The lobby is closed: no game was played.")
 
     @admin.command(name="replace", description="Hand a seat to another member (he gets its hand and prompts by DM).")
     @app_commands.describe(old="The member leaving the seat", new="The member taking it", game=GAME_HELP)
     async def admin_replace(
         self, interaction: discord.Interaction, old: discord.User, new: discord.User, game: str | None = None
     ) -> None:
-        before, after = Member.from_user(old), Member.to_seat(new)
+        before, after = Member.from_user(old), Member.to_seat(new, in_guild=interaction.guild is not None)
         await self.host.hosting.replace(caller_of(interaction), KIND, before, after, self.presentation.brief, game)
         await answer(interaction, f"{after.display_name} now holds {before.display_name}'s seat; the seat's hand "
                                   "and prompts were sent by DM.")

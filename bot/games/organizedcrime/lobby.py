@@ -44,10 +44,16 @@ def lobby_text(game: GameRow, roster: Roster) -> str:
         f"**Organized Crime — lobby** (game #{game.id}, host <@{game.host_id}>)",
         *settings_lines(game.settings),
         f"Players ({len(names)}/4): " + (", ".join(names) or "nobody yet"),
-        "Join with `/organizedcrime join` (2 to 4 players); the host starts with `/organizedcrime start`.",
     ]
     if game.season_id is not None:
         lines.append("A match of this server's season: only its roster may join (`/season standings`).")
+    # The post is edited as people come and go, and once more when the lobby closes.
+    if game.status == "lobby":
+        lines.append("Join with `/organizedcrime join` (2 to 4 players); the host starts with `/organizedcrime start`.")
+    elif game.started_at is not None:
+        lines.append("The game has started: the lobby is closed.")
+    else:
+        lines.append("The host closed this lobby before the game started.")
     return "\n".join(lines)
 
 

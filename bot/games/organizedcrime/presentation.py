@@ -302,6 +302,16 @@ class OrganizedCrimePresentation:
 
         return await history_reply(host, caller)
 
+    async def start_reply(self, host: Host, caller: Caller, game_id: int) -> Any:
+        """The lobby's Start button: the game starts as by `/organizedcrime start`, and the host is told the seat
+        order (the channel gets the shuffles and the rolls)."""
+        from ...host import Reply
+        from .moves import KIND
+        from .replies import started_text
+
+        advance, roster = await host.lobby.start(caller, KIND, game_opt=str(game_id), game_id=game_id)
+        return Reply(started_text(advance.game.id, roster))
+
 
 def hands_lines(state: Any, names: Names) -> list[str]:
     """Every hand, shown only once the game is over (commands.md "At the end")."""

@@ -48,6 +48,12 @@ def names_of(game: GameRow, roster: Roster) -> tuple[dict[str, Any] | None, Name
 # ---- a move's receipt --------------------------------------------------------------------------------
 
 
+def started_text(game_id: int, roster: Roster) -> str:
+    seats = ", ".join(f"{i}. {roster.name_of(s)}" for i, s in enumerate(roster.seats, 1))
+    return (f"**Organized Crime** begins (game #{game_id}). Seat order: {seats}. The decks are shuffled and the dice "
+            "rolled below.")
+
+
 def receipt(ctx: Context, played: list[Played], *, what_next: bool = True) -> str:
     """What the caller's actions did, in words (public events, then what only he learned), and what next."""
     seat = ctx.seat

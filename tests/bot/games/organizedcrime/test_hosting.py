@@ -163,6 +163,9 @@ async def test_replace_and_the_exporting_host_who_plays(table: Table, monkeypatc
     exported = [i for i in t.fd.interactions if i.name == "organizedcrime admin export"]
     assert exported[-1].response_type == 5, "deferred: the whole record is read (commands.md, 3 seconds)"
     andy_seat = next(s for s, m in who.items() if m is t.players["andy"])
+    stranger = t.fd.add_guild("Elsewhere").add_member("stranger")
+    refused = await oc(t, t.host, "admin replace", old=t.players["andy"], new=stranger)
+    assert "not a member of this server" in refused.text(), refused.text()
     reply = await oc(t, t.host, "admin replace", old=t.players["andy"], new=t.players["eve"])
     assert "eve now holds andy's seat" in reply.text()
     await t.idle()
@@ -212,3 +215,40 @@ async def test_a_seated_admin_who_is_not_the_host_gets_no_export_while_the_game_
     await t.idle()
     after = await oc(t, mod, "admin export")
     assert after.attachments and "also a player" not in after.text(), "once ended, any admin gets the file"
+
+
+async def test_a_lobby_closed_by_its_host_says_so_and_has_nothing_to_export(table: Table) -> None:
+    t = table
+    await oc(t, t.host, "new")
+    for name in ("andy", "grunkle"):
+        await oc(t, t.players[name], "join")
+    closed = await oc(t, t.host, "admin end")
+    assert "lobby is closed" in closed.text() and "standing" not in closed.text(), closed.text()
+    export = await oc(t, t.host, "admin export")
+    assert not export.attachments and "closed in its lobby" in export.text(), export.text()
+    await t.idle()
+    lobby = t.fd.channel_messages(t.chan)[0].text()
+    assert "closed this lobby before the game started" in lobby and "Join with" not in lobby, lobby
+
+
+async def test_the_lobby_post_says_when_the_game_has_started(table: Table, monkeypatch) -> None:
+    fixed_chance(monkeypatch, "replace")
+    t = table
+    await open_game(t, ["andy", "grunkle"])
+    lobby = t.fd.channel_messages(t.chan)[0].text()
+    assert "The game has started: the lobby is closed." in lobby and "Join with" not in lobby, lobby
+
+
+async def test_the_lobby_start_button_starts_as_the_command_does(table: Table, monkeypatch) -> None:
+    fixed_chance(monkeypatch, "replace")
+    t = table
+    await oc(t, t.host, "new")
+    for name in ("andy", "grunkle"):
+        await oc(t, t.players[name], "join")
+    await t.idle()
+    lobby_msg = t.fd.channel_messages(t.chan)[0]
+    started = await t.fd.click(t.host, lobby_msg, label="Start")
+    assert started.ephemeral and "**Organized Crime** begins" in started.text(), started.text()
+    assert "Seat order: 1. andy, 2. grunkle." in started.text(), started.text()
+    await t.idle()
+    assert "The game has started: the lobby is closed." in t.fd.channel_messages(t.chan)[0].text()
