@@ -816,6 +816,7 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         seat = (await self.host.finder.roster(found.id)).seat_of(before.user_id)
         prefs, db = self.presentation.prefs, self.host.db
         team = found.options.shared_seats and seat is not None
+        saved = prefs.snapshot(found.id)
         if team:  # a team member's own preference goes with their place (and into the newcomer's brief)
             await prefs.hand_on(db, found.id, str(seat), before.user_id, after.user_id)
         try:
@@ -823,8 +824,8 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
                 caller, KIND, before, after, self.presentation.brief, game
             )
         except Exception:
-            if team:
-                await prefs.hand_on(db, found.id, str(seat), after.user_id, before.user_id)
+            if team:  # refused (not the host, the newcomer already seated, ...): every preference as it was
+                await prefs.restore(db, found.id, saved)
             raise
         shared = len(roster.members_of(seat)) > 1
         what = f"{before.display_name}'s place in the seat of {roster.name_of(seat)}" if shared else (

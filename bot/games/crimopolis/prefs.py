@@ -78,6 +78,19 @@ class Prefs:
             seats[f"{seat}@{new}"] = pref
             await self._save(db)
 
+    def snapshot(self, game_id: int) -> dict[str, str]:
+        """The game's preferences as they are now, for `restore`."""
+        return dict(self._by_game.get(game_id, {}))
+
+    async def restore(self, db: Any, game_id: int, saved: dict[str, str]) -> None:
+        """The game's preferences put back as `snapshot` gave them (a replace that was refused)."""
+        async with self._lock:
+            if saved:
+                self._by_game[game_id] = dict(saved)
+            else:
+                self._by_game.pop(game_id, None)
+            await self._save(db)
+
     async def forget(self, db: Any, game_id: int) -> None:
         async with self._lock:
             if self._by_game.pop(game_id, None) is not None:

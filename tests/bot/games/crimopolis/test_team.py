@@ -324,3 +324,18 @@ async def test_a_team_seats_reaction_prompt_and_reminder_reach_both_members(
     await t.idle()
     assert [d for d in t.dm_texts(ann) if "reminder" in d] == [d for d in t.dm_texts(ben) if "reminder" in d]
     assert not any("reminder" in d for d in t.dm_texts(cat))
+
+
+async def test_a_refused_replace_leaves_every_preference_as_it_was(cp: CpTable) -> None:
+    t = cp
+    ann, ben = t.players["ann"], t.players["ben"]
+    await open_teams(t, [["ann", "ben"], ["cat"]])
+    await t.cmd(ann, "prefs", reactions="never")
+    await t.cmd(ben, "prefs", reactions="auto")
+    refused = await t.cmd(t.host, "admin replace", old=ann, new=ben)
+    assert "already" in refused.text(), refused.text()
+    assert "yours: auto" in (await t.cmd(ben, "status")).text()
+    assert "yours: never" in (await t.cmd(ann, "status")).text()
+    not_host = await t.cmd(t.players["cat"], "admin replace", old=ann, new=t.players["eve"])
+    assert "host" in not_host.text().lower(), not_host.text()
+    assert "yours: never" in (await t.cmd(ann, "status")).text()
