@@ -268,6 +268,26 @@ class Lobby:
         log.info("game %s: a computer player left the lobby", game.id)
         return game, roster, name
 
+    async def reorder(self, caller: Caller, kind: str, order: Sequence[int], game_opt: str | None = None) -> Roster:
+        """The lobby's seats in `order` (every player's user id once; the game's host or an admin), in one
+        write: a game whose seat order is its join order seats them so."""
+        game = await self._find(caller, kind, None, game_opt)
+        await self.finder.require_admin(game, caller)
+        async with self.locks(game.id), self.db.transaction() as conn:
+            game = await reload(conn, game.id)
+            if game.status != LOBBY:
+                raise UserError("This game has already started: its seats are set.")
+            roster = Roster(await games_repo.seats(conn, game.id))
+            seat_of = {p.user_id: p.seat for p in roster.players if p.user_id is not None}
+            if len(seat_of) != len(roster.players) or sorted(order) != sorted(seat_of) or len(set(order)) != len(order):
+                raise UserError("`order` must name every player of the lobby once, by mention, in seat order.")
+            if [p.user_id for p in roster.players] != list(order):
+                await games_repo.set_seat_order(conn, game.id, [seat_of[uid] for uid in order])
+                roster = Roster(await games_repo.seats(conn, game.id))
+                await self._edit_lobby(conn, game, roster)
+        self.committed()
+        return roster
+
     async def leave(
         self, caller: Caller, kind: str, game_opt: str | None = None, *, game_id: int | None = None
     ) -> tuple[GameRow, Roster]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .models import ENDED, LOBBY, GameRow, HostOptions, SeatRow
@@ -147,6 +148,14 @@ async def computer_names(conn: Any, game_id: int) -> list[str]:
     """The names of the computer players seated in the game now."""
     found = await rows(conn, "SELECT user_name FROM seats WHERE game_id = ? AND computer IS NOT NULL", (game_id,))
     return [str(r["user_name"]) for r in found]
+
+
+async def set_seat_order(conn: Any, game_id: int, seats_in_order: Sequence[str]) -> None:
+    """The seats in this order from now on: each takes a join number after every one given so far."""
+    top = await row(conn, "SELECT COALESCE(MAX(join_seq), 0) AS n FROM seats WHERE game_id = ?", (game_id,))
+    first = int(top["n"] if top else 0) + 1
+    for i, seat in enumerate(seats_in_order):
+        await run(conn, "UPDATE seats SET join_seq = ? WHERE game_id = ? AND seat = ?", (first + i, game_id, seat))
 
 
 async def remove_seat(conn: Any, game_id: int, seat: str) -> None:

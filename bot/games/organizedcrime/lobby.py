@@ -8,8 +8,7 @@ the shortest ones and later (nearer the deadline) for the longer ones; windows u
 
 from __future__ import annotations
 
-import inspect
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from rules.organizedcrime.game import INFO
 
@@ -58,23 +57,6 @@ def lobby_text(game: GameRow, roster: Roster) -> str:
 
 
 async def reorder(host: Host, caller: Caller, order: list[int], game_opt: str | None = None) -> None:
-    """Seat order = join order (R3); to seat the players as `order` says, each leaves and joins again in
-    that order (the host has no other way to set it). Checked first: exactly the lobby's players."""
-    game = await host.finder.game(caller, KIND, game_opt)
-    checked: Any = cast(Any, host.finder.require_admin)(game, caller)
-    if inspect.isawaitable(checked):  # a coroutine on hosts that check membership too
-        await checked
-    roster = await host.finder.roster(game.id)
-    members = {p.user_id: p for p in roster.players if p.user_id is not None}
-    if sorted(order) != sorted(members) or len(set(order)) != len(order):
-        raise UserError("`order` must name every player of the lobby once, by mention, in seat order.")
-    if [p.user_id for p in roster.players] == order:
-        return
-    for uid in order:
-        p = members[uid]
-        who = Caller(uid, p.user_name, p.display_name, guild_id=caller.guild_id, channel_id=caller.channel_id)
-        await host.lobby.leave(who, KIND, game_id=game.id)
-        await host.lobby.join(who, KIND, game_id=game.id)
-    after = await host.finder.roster(game.id)
-    if [p.user_id for p in after.players] != order:
-        raise UserError("The lobby changed while the seats were being ordered; check it and start again.")
+    """Seat order = join order (R3): the lobby's players seated as `order` says (the host checks that it names
+    each of them once)."""
+    await host.lobby.reorder(caller, KIND, order, game_opt)

@@ -229,6 +229,13 @@ async def test_a_season_that_ended_or_a_roster_that_changed_holds_its_match_back
     await season(fd, t.host, chan, "remove", player=t.players["cara"])
     held = await oc(t, t.host, "start")
     assert held.ephemeral and "Not on the season's roster any more: cara" in held.text(), held.text()
+    # seating them in another order first takes nobody out of the lobby
+    ids = [t.players[name].id for name in ("cara", "grunkle", "andy")]
+    held = await oc(t, t.host, "start", order=" ".join(f"<@{i}>" for i in ids))
+    assert held.ephemeral and "Not on the season's roster any more: cara" in held.text(), held.text()
+    await t.idle()
+    lobby = next(m.text() for m in t.fd.channel_messages(chan) if "Organized Crime — lobby" in m.text())
+    assert "Players (3/4): cara, grunkle, andy" in lobby, lobby
     await oc(t, t.players["cara"], "leave")
     await season(fd, t.host, chan, "end")
     late = await oc(t, t.host, "start")

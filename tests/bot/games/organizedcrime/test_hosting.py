@@ -252,3 +252,17 @@ async def test_the_lobby_start_button_starts_as_the_command_does(table: Table, m
     assert "Seat order: 1. andy, 2. grunkle." in started.text(), started.text()
     await t.idle()
     assert "The game has started: the lobby is closed." in t.fd.channel_messages(t.chan)[0].text()
+
+
+async def test_start_with_an_order_from_a_dm(table: Table, monkeypatch) -> None:
+    # commands.md: a command used in a DM applies to the caller's game
+    fixed_chance(monkeypatch, "replace")
+    t = table
+    await oc(t, t.host, "new")
+    for name in ("andy", "grunkle", "cara"):
+        await oc(t, t.players[name], "join")
+    ids = [t.players[name].id for name in ("cara", "andy", "grunkle")]
+    wrong = await oc(t, t.host, "start", dm=True, order=f"<@{ids[0]}> <@{ids[1]}>")
+    assert "must name every player of the lobby once" in wrong.text(), wrong.text()
+    started = await oc(t, t.host, "start", dm=True, order=" ".join(f"<@{i}>" for i in ids))
+    assert "Seat order: 1. cara, 2. andy, 3. grunkle." in started.text(), started.text()
