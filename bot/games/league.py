@@ -54,8 +54,12 @@ def outcome(groups: Sequence[Sequence[str]], summary: Mapping[str, Any]) -> Seas
 
 
 def in_groups(groups: Sequence[Sequence[str]], members_of: Callable[[str], Sequence[Any]]) -> list[list[Any]]:
-    """The groups with each seat's members (a shared seat's two; a computer player's seat has none)."""
-    out = [[user for seat in group for user in members_of(seat)] for group in groups]
+    """The groups with each seat's members: a seat of one member as its user, a shared seat as the list of its
+    two (a computer player's seat has none, and is left out)."""
+    out = []
+    for group in groups:
+        seats = [list(members_of(seat)) for seat in group]
+        out.append([users[0] if len(users) == 1 else users for users in seats if users])
     return [g for g in out if g]
 
 
@@ -99,8 +103,9 @@ def history_text(title: str, season: Season, matches: Sequence[Any], names: Mapp
         where = f"game #{m.game_id}" if m.game_id is not None else "played off the bot"
         groups = m.summary.get("groups") or [[u] for u in m.placements]
         places, above = [], 0
-        for group in groups:
-            who = " = ".join(names.get(u, str(u)) for u in group)
+        for group in groups:  # a group's seats tie; a seat is a user, or a shared seat's list of users
+            who = " = ".join(" & ".join(names.get(u, str(u)) for u in (seat if isinstance(seat, list) else [seat]))
+                             for seat in group)
             places.append(f"{above + 1}. {who}")
             above += len(group)
         tail = " (ended by the host)" if m.summary.get("ended") == "host" else ""

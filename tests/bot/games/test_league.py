@@ -208,8 +208,16 @@ def test_history_keeps_the_newest_matches_and_a_team_counts_both_members() -> No
     text = league.history_text("Organized Crime", season, matches, {1: "ann", 2: "bob"})
     assert len(text) <= 4000 and "**Match 120**" in text and "**Match 1**" not in text
     assert "earlier matches (the season's export has all)" in text
-    teams = {"p1": (1, 2), "p2": (3, 4)}
-    assert league.in_groups([["p2"], ["p1"]], lambda seat: teams[seat]) == [[3, 4], [1, 2]]
+    teams = {"p1": (1, 2), "p2": (3, 4), "p3": (5,), "p4": ()}
+    assert league.in_groups([["p2"], ["p1"]], lambda seat: teams[seat]) == [[[3, 4]], [[1, 2]]]
+    assert league.in_groups([["p1", "p3"], ["p4"]], lambda seat: teams[seat]) == [[[1, 2], 5]]
+    # places count seats, and a shared seat reads as one: a team first and a player second is not a tie of three
+    team_first = [SimpleNamespace(game_id=7, placements=[1, 2, 3], summary={"groups": [[[1, 2]], [3]]},
+                                  played_at=0.0)]
+    text = league.history_text("Crimopolis", season, team_first, {1: "ann", 2: "ben", 3: "cat"})
+    assert "1. ann & ben, 2. cat" in text, text
+    older = [SimpleNamespace(game_id=7, placements=[1, 2, 3], summary={"groups": [[1, 2], [3]]}, played_at=0.0)]
+    assert "1. ann = ben, 3. cat" in league.history_text("Crimopolis", season, older, {1: "ann", 2: "ben", 3: "cat"})
 
 
 async def test_a_season_that_ended_or_a_roster_that_changed_holds_its_match_back(table: Table) -> None:
