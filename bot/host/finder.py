@@ -52,7 +52,9 @@ class Finder:
             for game in mine:
                 if str(game.id) == wanted:
                     return game
-            raise NoGame("That is not one of your active games; pick one from the `game` option's list.")
+            # also reached from a button of a game that ended, or pressed by someone who does not play it
+            raise NoGame(f"That is not one of your active games: game {wanted[:20]!r} has ended, or you hold no "
+                         f"seat in it (the `game` option lists yours).")
         if not mine:
             raise NoGame(f"You are not in any active {title} game.")
         if len(mine) > 1:
