@@ -115,6 +115,21 @@ def _name(kind: type | tuple[type, ...]) -> str:
     return names.get(kind, kind.__name__)
 
 
+RINGS = ("outer", "inner", "both", "home")
+
+
+def _display(space: Any, where: str) -> None:
+    """A space's fields for people and the picture (A.1): the engine never reads them, the bot does."""
+    _get(space, "name", str, where)
+    ring = _get(space, "ring", str, where)
+    if ring not in RINGS:
+        raise _err(f"{where}.ring", f"must be one of {', '.join(RINGS)}, not {ring!r}")
+    _get(space, "quadrant", int, where)
+    draw = _get(space, "draw", dict, where)
+    for key in ("angle", "radius"):
+        _get(draw, key, (int, float), f"{where}.draw")
+
+
 def _list(doc: Any, key: str, where: str) -> list[Any]:
     return list(_get(doc, key, list, where))
 
@@ -126,6 +141,8 @@ def validate(docs: Mapping[str, Any]) -> Content:
             raise _err(name, "missing file")
         if not isinstance(docs[name], dict):
             raise _err(name, "must hold a JSON object")
+        _get(docs[name], "house", bool, name)
+        _get(docs[name], "note", str, name)
     numbers = _rules(docs["rules.json"])
     cities, business, illegal, offices = _catalogue(docs["catalogue.json"], numbers)
     board = _board(docs["board.json"], cities)
@@ -165,6 +182,7 @@ def _catalogue(doc: dict[str, Any], numbers: dict[str, int]) -> tuple[
     for i, entry in enumerate(_list(doc, "cities", "catalogue.json")):
         where = f"catalogue.json: cities[{i}]"
         cid = _get(entry, "id", str, where)
+        _get(entry, "name", str, where)
         if cid in seen:
             raise _err(f"{where}.id", f"duplicate id {cid!r}")
         seen.add(cid)
@@ -176,6 +194,7 @@ def _catalogue(doc: dict[str, Any], numbers: dict[str, int]) -> tuple[
         for i, entry in enumerate(_list(doc, group, "catalogue.json")):
             where = f"catalogue.json: {group}[{i}]"
             cid = _get(entry, "id", str, where)
+            _get(entry, "name", str, where)
             if cid in seen:
                 raise _err(f"{where}.id", f"duplicate id {cid!r}")
             seen.add(cid)
@@ -188,6 +207,7 @@ def _catalogue(doc: dict[str, Any], numbers: dict[str, int]) -> tuple[
     for i, entry in enumerate(_list(doc, "offices", "catalogue.json")):
         where = f"catalogue.json: offices[{i}]"
         cid = _get(entry, "id", str, where)
+        _get(entry, "name", str, where)
         if cid in seen:
             raise _err(f"{where}.id", f"duplicate id {cid!r}")
         seen.add(cid)
@@ -211,6 +231,7 @@ def _board(doc: dict[str, Any], cities: dict[str, tuple[int, str]]) -> dict[str,
         kind = _get(entry, "kind", str, where)
         if kind not in KINDS:
             raise _err(f"{where}.kind", f"unknown kind {kind!r}")
+        _display(entry, where)
         kinds[sid] = kind
         if kind == "city":
             city = _get(entry, "city", str, where)
@@ -278,6 +299,9 @@ def _board(doc: dict[str, Any], cities: dict[str, tuple[int, str]]) -> dict[str,
     for sid, num in space_base.items():
         if num not in bases:
             raise _err("board.json: spaces", f"space {sid!r} names base {num}, which is not in bases")
+        if sid not in (bases[num].home, bases[num].boss):
+            raise _err("board.json: spaces", f"space {sid!r} is a {kinds[sid]} space of base {num}, whose home and "
+                                              f"boss are {bases[num].home!r} and {bases[num].boss!r}")
     return {
         "board_id": board_id,
         "kinds": kinds,
@@ -306,6 +330,8 @@ def _decks(doc: dict[str, Any], offices: dict[str, int], numbers: dict[str, int]
             kind = _get(entry, "kind", str, where)
             if kind not in CARD_KINDS[deck]:
                 raise _err(f"{where}.kind", f"unknown kind {kind!r} for the {deck} deck")
+            _get(entry, "title", str, where)  # display only, but the bot shows them (commands.md)
+            _get(entry, "text", str, where)
             cards[cid] = _card(entry, cid, deck, kind, where, offices, unit)
             ids.append(cid)
         decks[deck] = tuple(ids)

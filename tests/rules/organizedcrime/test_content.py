@@ -53,6 +53,13 @@ BROKEN = [
     ("decks.json", ["decks", "mistake", "cards", 0, "avoided_by", 0], ["judge"],
      "decks.json: decks.mistake.cards[0].avoided_by[0]"),
     ("board.json", ["bases", 0, "entries", 0], 1, "board.json: bases[0].entries[0]"),
+    # Appendix A's display fields, which the bot shows and the picture draws
+    ("decks.json", ["decks", "power", "cards", 0, "title"], 5, "decks.json: decks.power.cards[0].title"),
+    ("board.json", ["spaces", 0, "ring"], "middle", "board.json: spaces[0].ring"),
+    ("board.json", ["spaces", 0, "draw"], [], "board.json: spaces[0].draw"),
+    ("board.json", ["spaces", 0, "draw", "angle"], "north", "board.json: spaces[0].draw.angle"),
+    ("catalogue.json", ["cities", 0, "name"], None, "catalogue.json: cities[0].name"),
+    ("rules.json", ["house"], "yes", "rules.json.house"),
 ]
 
 
@@ -79,6 +86,14 @@ def test_a_file_that_cannot_be_written_back_is_refused(tmp_path: Path) -> None:
     (tmp_path / "board.json").write_text("[" * 100_000 + "]" * 100_000)
     with pytest.raises(ContentError, match="^board.json: nested too deeply"):
         GAME.with_content(str(tmp_path))
+
+
+def test_a_home_or_boss_space_outside_its_bases_entry_is_refused() -> None:
+    docs = copy.deepcopy(_docs())
+    home = next(sp for sp in docs["board.json"]["spaces"] if sp["kind"] == "home")
+    docs["board.json"]["spaces"].append({**home, "id": "h9"})
+    with pytest.raises(ContentError, match=r"^board.json: spaces: space 'h9' is a home space of base"):
+        validate(docs)
 
 
 def test_a_home_space_needs_its_three_edges() -> None:
