@@ -268,10 +268,14 @@ def load_content(docs: Mapping[str, Any]) -> Content:
         "newsflashes": tuple(sorted(c for d in news for c in d.cards)),
         "fortunes": tuple(sorted(c for d in fortunes for c in d.cards)),
     }
-    every = [*tiles, *jobs, *(c for d in (*news, *fortunes) for c in d.cards)]
-    if len(set(every)) != len(every):
-        dup = sorted({x for x in every if every.count(x) > 1})[0]
-        raise ContentError(f"{pack_id}: id {dup!r} names two things (tiles and cards need distinct ids)")
+    every = [(t, names["tiles"]) for t in tiles] + [(j, names["jobs"]) for j in jobs] + [
+        (c, names[kind]) for kind, group in (("newsflashes", news), ("fortunes", fortunes)) for d in group
+        for c in d.cards]
+    ids = [x for x, _ in every]
+    if len(set(ids)) != len(ids):
+        dup = sorted({x for x in ids if ids.count(x) > 1})[0]
+        files = " and ".join(dict.fromkeys(f for x, f in every if x == dup))
+        raise ContentError(f"{files}: id {dup!r} names two things (tiles and cards need distinct ids)")
     clock = tuple(t for t in city if tiles[t].clock)
     content = Content(
         id=pack_id,

@@ -124,6 +124,7 @@ BROKEN = [
     (_set(["fortunes.json", "designs", 9, "endgame"], 0), "fortunes.json: designs[9] (nest_egg).endgame:"),
     (_set(["fortunes.json", "designs", 0, "cards"], ["F01"]), "pack.json: counts:"),  # 42 fortunes left
     (_set(["locations.json", "locations", 0, "name"], ""), "locations.json: locations[0] (bank).name:"),
+    (_set(["jobs.json", "jobs", 4, "id"], "T01"), "tiles.json and jobs.json: id 'T01' names two things"),
 ]
 
 
