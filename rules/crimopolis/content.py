@@ -274,8 +274,8 @@ def load_content(docs: Mapping[str, Any]) -> Content:
     ids = [x for x, _ in every]
     if len(set(ids)) != len(ids):
         dup = sorted({x for x in ids if ids.count(x) > 1})[0]
-        files = " and ".join(dict.fromkeys(f for x, f in every if x == dup))
-        raise ContentError(f"{files}: id {dup!r} names two things (tiles and cards need distinct ids)")
+        found_in = " and ".join(dict.fromkeys(f for x, f in every if x == dup))
+        raise ContentError(f"{found_in}: id {dup!r} names two things (tiles and cards need distinct ids)")
     clock = tuple(t for t in city if tiles[t].clock)
     content = Content(
         id=pack_id,
