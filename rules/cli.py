@@ -16,8 +16,7 @@ import time
 from typing import Any, NoReturn
 
 from . import players, registry, tournament
-from .contract import FormatError
-from .jsontext import bad_text
+from .contract import FormatError, bad_text
 
 MAX_BYTES = 64 * 1024 * 1024  # far above any real game; a bigger file is refused before it is read
 

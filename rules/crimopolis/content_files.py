@@ -9,7 +9,7 @@ import os
 from importlib import resources
 from typing import Any
 
-from ..jsontext import bad_text
+from ..contract import bad_text
 from .content import FILES, ContentError
 
 PACKAGE = "rules.crimopolis"

@@ -9,7 +9,7 @@ import json
 from functools import lru_cache
 from importlib import resources
 
-from ..jsontext import bad_text
+from ..contract import bad_text
 from .content import FILES, Content, ContentError, validate
 
 
