@@ -1,9 +1,8 @@
 """The lobby: the options of `/organizedcrime new` as settings, the lobby post, and the seat order.
 
-Reminders: commands.md wants one DM when `reminder_percent` of a decision's time has passed. The host
-reminds a fixed time before each deadline (`HostOptions.reminder_hours`), so the lead is set from the
-shortest decision of at least a minute: every such decision gets its reminder, at that percentage for
-the shortest ones and later (nearer the deadline) for the longer ones; windows under a minute get none.
+Reminders: commands.md wants one DM when `reminder_percent` of a decision's time has passed, each decision by its
+own clock (`HostOptions.reminder_share`); clocks under a minute get none, and 0 % means no reminders (a reminder
+at 0 % would come with the prompt itself).
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ def host_options(settings: dict[str, Any]) -> HostOptions:
     """commands.md: an awaited player is reminded once `reminder_percent` of the decision's time has passed,
     each decision by its own clock; none for windows shorter than one minute."""
     pct = float(settings.get("reminder_percent", 50))
-    return HostOptions(reminder_hours=0.0, reminder_share=pct / 100, reminder_shortest=60.0)
+    return HostOptions(reminder_hours=0.0, reminder_share=pct / 100 if pct > 0 else None, reminder_shortest=60.0)
 
 
 def settings_of(given: dict[str, Any]) -> dict[str, Any]:

@@ -119,5 +119,6 @@ def settings_lines(settings: dict[str, Any]) -> list[str]:
                                                             else " (as the Bylaws)"),
         f"Round cap: **{cap or 'none'}** (house rule)",  # the option is one, set or not (commands.md)
         f"Automatic income: **{'on' if settings.get('auto_income') else 'off'}** (house rule)",
-        f"Reminders: at {settings.get('reminder_percent', 50)}% of a decision's time",
+        f"Reminders: at {settings.get('reminder_percent', 50)}% of a decision's time" if settings.get(
+            "reminder_percent", 50) else "Reminders: none",
     ]

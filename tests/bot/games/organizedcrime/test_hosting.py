@@ -266,3 +266,17 @@ async def test_start_with_an_order_from_a_dm(table: Table, monkeypatch) -> None:
     assert "must name every player of the lobby once" in wrong.text(), wrong.text()
     started = await oc(t, t.host, "start", dm=True, order=" ".join(f"<@{i}>" for i in ids))
     assert "Seat order: 1. cara, 2. andy, 3. grunkle." in started.text(), started.text()
+
+
+async def test_a_reminder_percent_of_zero_means_no_reminders(table: Table, monkeypatch) -> None:
+    # a reminder at 0 % of a decision's time would come with its prompt: the lobby says none, and none is placed
+    fixed_chance(monkeypatch, "replace")
+    t = table
+    await open_game(t, ["andy", "grunkle"], reminder_percent=0)
+    assert "Reminders: none" in t.fd.channel_messages(t.chan)[0].text()
+    await asyncio.sleep(0.2)
+    await t.idle()
+    timers = await t.bot.db.fetchall("SELECT kind FROM timers")
+    assert timers and {r["kind"] for r in timers} == {"deadline"}, [dict(r) for r in timers]
+    dms = [d for name in ("andy", "grunkle") for d in t.dm_texts(t.players[name])]
+    assert dms and not [d for d in dms if "reminder" in d], dms
