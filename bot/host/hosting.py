@@ -101,7 +101,8 @@ class Hosting:
     async def deadline(self, caller: Caller, kind: str, seconds: float, game_opt: str | None = None) -> ClockState:
         """The open decision's running clock gets `seconds` from now (kept for the resume while paused)."""
         if not 0 <= seconds <= MAX_HOURS * 3600:
-            raise UserError(f"The deadline must be between now and {MAX_HOURS} hours from now.")
+            raise UserError(f"The deadline must be between now and {MAX_HOURS:g} hours ({MAX_HOURS * 60:,.0f} minutes) "
+                            "from now.")
         game = await self._game(caller, kind, game_opt)
         async with self.locks(game.id):
             async with self.db.transaction() as conn:
