@@ -840,7 +840,7 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     async def admin_export(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         caller = caller_of(interaction)
-        # commands.md: host only; a host who also plays "should not export during the game", so he gets the file
+        # commands.md: host only; a host who also plays "should not export during the game", so they get the file
         # with that warning (as in Organized Crime), not a refusal. Another seated admin is still refused.
         name, data = await self.host.hosting.export(caller, KIND, game, seated=True)
         found = await self.host.finder.game_or_last(caller, KIND, game)
