@@ -208,8 +208,8 @@ class Play:
         if hinted and self._stale(ctx, caller):
             game_id, _ = await self._game_id(caller, kind, game_opt, fresh=True)
             ctx = self._contexts.get(game_id) or await self._read(game_id)
-        if ctx is None or ctx.game.kind != kind:
-            raise NoGame("That game no longer exists.")
+        self._same_kind(ctx, caller, kind)
+        assert ctx is not None
         return ctx
 
     async def turn(self, caller: Caller, kind: str, game_opt: str | None = None) -> Turn | None:
@@ -303,9 +303,18 @@ class Play:
         finally:
             lock.release()
 
-    async def _checked(self, ctx: Context | None, caller: Caller, kind: str) -> Turn:
+    def _same_kind(self, ctx: Context | None, caller: Caller, kind: str) -> None:
+        """The game found is of `kind`; a channel hint may name the channel's game of another kind, which the
+        caller is told of as the finder tells it."""
+        if ctx is not None and ctx.game.kind != kind and caller.in_guild:
+            other = ctx.game.kind
+            raise NoGame(f"This channel's game is {self.finder.titles(other)}: use /{other} here.")
         if ctx is None or ctx.game.kind != kind:
             raise NoGame("That game no longer exists.")
+
+    async def _checked(self, ctx: Context | None, caller: Caller, kind: str) -> Turn:
+        self._same_kind(ctx, caller, kind)
+        assert ctx is not None
         seat = ctx.seat_of(caller.user_id)
         if seat is None:
             raise NotAllowed("You are not a player in this game, so you cannot do that here.")

@@ -77,6 +77,7 @@ TIMEOUTS = [
     Choice(name="pass (pass the hours left on)", value="pass"),
 ]
 RECRUIT_TO = [Choice(name="your Headquarters", value="hq"), Choice(name="your Safe House", value="safe_house")]
+TURN_HOURS_MAX = 1440.0  # the host's longest deadline (60 days)
 PREFS = [Choice(name=PREF_WORDS[p][:100], value=p) for p in PREF_CHOICES]
 
 
@@ -260,7 +261,7 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         self,
         interaction: discord.Interaction,
         variant: str = "standard",
-        turn_hours: app_commands.Range[float, 0.001, 1440.0] = 24.0,
+        turn_hours: app_commands.Range[float, 0.001, TURN_HOURS_MAX] = 24.0,
         reaction_minutes: app_commands.Range[int, 1, 1440] = 15,
         reminder_hours: app_commands.Range[float, 0.0, 1440.0] = 1.0,
         influence_on_the_streets: bool = False,
@@ -273,6 +274,8 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         clock_tiles_first: bool | None = None,
     ) -> None:
         await defer_public(interaction)  # commands.md: a command that writes the database defers first
+        if not 0.001 <= turn_hours <= TURN_HOURS_MAX:  # the option's range, which a made-up request may skip
+            raise UserError(f"turn_hours must be between 0.001 and {TURN_HOURS_MAX:g}, not {turn_hours:g}.")
         settings = {
             "variant": variant,
             "turn_hours": turn_hours,
@@ -679,6 +682,8 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         from .presentation import auto_answer
 
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if reactions not in PREF_CHOICES:  # Discord offers only the choices; a stale or made-up request may not
+            raise UserError(f"reactions must be one of {', '.join(PREF_CHOICES)}, not {reactions[:40]!r}.")
         caller = caller_of(interaction)
         seated = await self.host.finder.seated(caller, KIND, game)
         if seated.seat is None:

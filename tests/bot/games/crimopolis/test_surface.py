@@ -264,3 +264,24 @@ async def test_a_host_who_plays_gets_the_export_with_a_warning(cp: CpTable, fixe
     await t.idle()
     after = await t.cmd(t.host, "admin export")
     assert after.attachments and "You are also a player" not in after.text(), after.text()
+
+
+async def test_another_games_command_in_this_channel_says_which_game_is_here(cp: CpTable, fixed_seed: None) -> None:  # noqa: F811
+    t = cp
+    await open_game(t, ["ann", "ben"])
+    ann = t.players["ann"]
+    assert "your status" in (await t.cmd(ann, "status")).text()  # the bot now remembers this channel's game
+    for command, options in (("organizedcrime status", {}), ("organizedcrime vote", {"side": "abstain"})):
+        reply = await t.fd.slash(ann, t.chan, command, **options)
+        assert reply.ephemeral and "This channel's game is Crimopolis: use" in reply.text(), (
+            command, reply.text())
+    # a value Discord would not offer (a stale or made-up request) is refused by name, not an apology
+    junk = await t.cmd(ann, "prefs", reactions="junk")
+    assert "reactions must be one of ask, never, auto" in junk.text(), junk.text()
+
+
+async def test_a_turn_length_out_of_range_is_refused_by_its_own_name(cp: CpTable) -> None:
+    for hours in (0, 2000, 1e-9):
+        reply = await cp.cmd(cp.host, "new", turn_hours=hours)
+        assert "turn_hours must be between 0.001 and 1440" in reply.text() and "deadline_hours" not in reply.text(), (
+            hours, reply.text())
