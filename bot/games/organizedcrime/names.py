@@ -184,8 +184,11 @@ def parse_space(text: str) -> str:
     if not want:
         raise ParseError("no space given")
     kinds = content().kinds
-    first = want.split()[0].casefold()
+    first, _, after = want.partition(" ")
+    first = first.casefold()
     if first in kinds:
+        if after.strip() and after.strip().casefold() != space_name(first).casefold():
+            raise ParseError(f"{want!r}: {first} is {space(first)}, not {after.strip()[:40]!r}")
         return first
     found = _unique_space_names().get(want.casefold())
     if found is not None:

@@ -72,6 +72,11 @@ def read(text: str, names: Names, me: str, lookup: Callable[[str], str | None] |
         if len(rest) < k:
             raise ParseError(f"{head} needs {k} more word{'s' if k > 1 else ''}: {text.strip()!r}")
 
+    def only(k: int) -> None:
+        """Nothing may follow the `k` words read: a word left over is a mistake, not something to drop."""
+        if len(rest) > k:
+            raise ParseError(f"{' '.join(rest[k:])[:60]!r} is not part of a {head} ({text.strip()[:100]!r})")
+
     act = WORDS.get(head, head)
     if act in BARE and not rest:
         return {"act": act}
@@ -79,17 +84,22 @@ def read(text: str, names: Names, me: str, lookup: Callable[[str], str | None] |
         need(1)
         what = rest[0].casefold()
         if what == "power":
+            only(1)
             return {"act": "buy_power"}
         need(2)
+        if what in ("hitmen", "official"):
+            only(2)
         if what == "hitmen":
             return {"act": "buy_hitmen", "count": _int(rest[1])}
         if what == "official":
             return {"act": "buy_official", "card": n.parse_card(rest[1])}
     if act == "base":
         need(1)
+        only(1)
         return {"act": "base", "base": _int(rest[0])}
     if act == "cash":
         need(1)
+        only(1)
         return {"act": "cash", "card": n.parse_card(rest[0])}
     if act == "declare":
         need(2)
@@ -101,24 +111,28 @@ def read(text: str, names: Names, me: str, lookup: Callable[[str], str | None] |
         return out
     if act == "move":
         need(2)
+        only(2)
         return {"act": "move", "piece": piece(rest[0]), "share": _int(rest[1])}
     if act == "step":
         need(1)
         return {"act": "step", "to": n.parse_space(" ".join(rest))}
     if act == "rub":
         need(1)
+        only(1)
         return {"act": "rub", "target": piece(rest[0])}
     if act == "hit":
         need(2)
         return {"act": "hit", "card": n.parse_card(rest[0]), "targets": [piece(w) for w in rest[1:]]}
     if act == "acquire":
         need(1)
+        only(1)
         return {"act": "acquire", "piece": piece(rest[0])}
     if act == "meeting":
         need(2)
         return {"act": "meeting", "piece": piece(rest[0]), "target": n.parse_target(" ".join(rest[1:]))}
     if act == "give":
         need(2)
+        only(2)
         to = names.seat_of(rest[0], lookup)
         what = rest[1]
         if what.replace(",", "").lstrip("$").isdigit():
@@ -128,8 +142,10 @@ def read(text: str, names: Names, me: str, lookup: Callable[[str], str | None] |
         need(1)
         side = rest[0].casefold()
         if side == "abstain":
+            only(1)
             return {"act": "vote", "side": "abstain"}
         need(2)
+        only(2)
         return {"act": "vote", "side": side, "votes": _int(rest[1])}
     if act == "remove":
         need(1)

@@ -170,3 +170,18 @@ def test_a_board_too_long_for_one_post_goes_on_in_the_posts_before_the_picture(m
         assert all(line in said for line in long_board.split("\n")), "every line of the board is posted"
         checked += 1
     assert checked > 5
+
+
+def test_notation_refuses_words_left_over() -> None:
+    # a malformed command gets a clear message: words after an action are a mistake, not something to drop
+    from bot.games.organizedcrime.notation import read
+    from rules.contract import ParseError
+
+    names = Names({"players": {"p1": {"colour": "green"}, "p2": {"colour": "yellow"}}}, lambda s: f"Boss{s[1:]}")
+    assert read("base 1", names, "p1") == {"act": "base", "base": 1}
+    assert read("step o04 Mistake", names, "p1") == {"act": "step", "to": "o04"}
+    assert read("vote abstain", names, "p1") == {"act": "vote", "side": "abstain"}
+    for text in ("base 1 banana 99", "step h1 extra", "cash PW17 extra", "buy hitmen 3 more", "vote for 2 please",
+                 "vote abstain now", "rub green:1 yellow:2", "move green:1 4 5"):
+        with pytest.raises(ParseError):
+            read(text, names, "p1")
