@@ -148,7 +148,8 @@ class LeagueCog(commands.GroupCog, group_name="season", group_description="A ser
     @app_commands.describe(player="The member", game=GAME_HELP)
     async def add(self, interaction: discord.Interaction, player: discord.User, game: str | None = None) -> None:
         kind = await self._kind(interaction, game)
-        season = await self.host.seasons.enrol(caller_of(interaction), kind, Member.from_user(player))
+        who = Member.to_seat(player, in_guild=interaction.guild is not None)  # a roster's members hold seats
+        season = await self.host.seasons.enrol(caller_of(interaction), kind, who)
         await answer(interaction, f"{player.display_name} is on the roster of season **{season.name}**.")
 
     @app_commands.command(name="remove", description="Take a member off an open season's roster (host).")

@@ -61,7 +61,8 @@ class SeasonCommands(app_commands.Group):
     @app_commands.command(name="add", description="Put a member on the open season's roster (host).")
     @app_commands.describe(player="The member")
     async def add(self, interaction: discord.Interaction, player: discord.User) -> None:
-        season = await self.host.seasons.enrol(caller_of(interaction), KIND, Member.from_user(player))
+        who = Member.to_seat(player, in_guild=interaction.guild is not None)  # a roster's members hold seats
+        season = await self.host.seasons.enrol(caller_of(interaction), KIND, who)
         await answer(interaction, f"{player.display_name} is on the roster of season **{season.name}**.")
 
     @app_commands.command(name="remove", description="Take a member off the open season's roster (host).")

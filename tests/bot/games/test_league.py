@@ -228,6 +228,11 @@ async def test_a_season_that_ended_or_a_roster_that_changed_holds_its_match_back
     assert again.ephemeral and "already has an open Organized Crime season, **Old**" in again.text()
     for name in ("andy", "grunkle", "cara"):
         await season(fd, t.host, chan, "add", player=t.players[name])
+    # a roster's members hold seats: no bot account, nobody from outside the server
+    robo = await season(fd, t.host, chan, "add", player=t.guild.add_member("robo", bot=True))
+    assert "robo is a bot account" in robo.text(), robo.text()
+    stranger = await season(fd, t.host, chan, "add", player=fd.add_guild("Elsewhere").add_member("stranger"))
+    assert "stranger is not a member of this server" in stranger.text(), stranger.text()
     blank = await season(fd, t.host, chan, "points", player=t.players["andy"], amount=1, reason="   ")
     assert "andy: +1 point (adjusted by the host); now 1." in blank.text(), blank.text()
     await oc(t, t.host, "new")
