@@ -32,6 +32,10 @@ class Finder:
         # Set by the bot: is this user a member of this server now? (None: not checked, e.g. in tests.)
         self.membership: Callable[[int, int], Awaitable[bool]] | None = None
 
+    def other_kind(self, kind: str) -> NoGame:
+        """What a command of another game is told in a channel whose game is of `kind`."""
+        return NoGame(f"This channel's game is {self.titles(kind)}: use /{kind} here.")
+
     async def game(self, caller: Caller, kind: str, game_opt: str | None = None) -> GameRow:
         async with self.db.reader() as conn:
             return await self.find(conn, caller, kind, game_opt)
@@ -44,7 +48,7 @@ class Finder:
             if game is None:
                 raise NoGame(f"There is no {title} game in this channel. A host can open one with /{kind} new.")
             if game.kind != kind:
-                raise NoGame(f"This channel's game is {self.titles(game.kind)}: use /{game.kind} here.")
+                raise self.other_kind(game.kind)
             return game
         mine = await games_repo.active_games_of_user(conn, caller.user_id, kind)
         if game_opt:

@@ -439,15 +439,21 @@ class Hosting:
         """The game's record as its replay file. `seated`: a game whose command surface gives the file to the
         game's own host who also plays, with a warning of its own, instead of refusing it while the game runs
         (another seated admin is still refused: he is not the host the warning is for)."""
+        name, data, _plays = await self.export_to_host(caller, kind, game_opt, seated=seated)
+        return name, data
+
+    async def export_to_host(
+        self, caller: Caller, kind: str, game_opt: str | None = None, *, seated: bool = False
+    ) -> tuple[str, bytes, bool]:
+        """`export`, and whether the caller holds a seat in the game while it runs (the warning's case)."""
         game = await self.finder.game_or_last(caller, kind, game_opt)
         await self.finder.require_admin(game, caller)
         if game.status == LOBBY:
             raise UserError("The game has not started; there is nothing to export yet.")
         if game.started_at is None:
             raise UserError("This game was closed in its lobby, before it started: there is nothing to export.")
-        if not (seated and caller.user_id == game.host_id) and game.status != ENDED and (
-            (await self.finder.roster(game.id)).seat_of(caller.user_id) is not None
-        ):
+        plays = game.status != ENDED and (await self.finder.roster(game.id)).seat_of(caller.user_id) is not None
+        if plays and not (seated and caller.user_id == game.host_id):
             # The record holds every seat's secrets: a host who plays may not read the others' seats.
             raise NotAllowed(
                 "You hold a seat in this game, and its record holds every other seat's secrets, so it is not "
@@ -455,7 +461,7 @@ class Hosting:
                 "does not play)."
             )
         doc = self.presentations[kind].game.export(await self.record(game))
-        return f"{kind}-game-{game.id}.json", json.dumps(doc, indent=2, sort_keys=True).encode()
+        return f"{kind}-game-{game.id}.json", json.dumps(doc, indent=2, sort_keys=True).encode(), plays
 
     async def post(self, game: GameRow, messages: list[Message]) -> None:
         """Queue messages for a game outside a step (e.g. a note in the channel)."""

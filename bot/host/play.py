@@ -307,8 +307,7 @@ class Play:
         """The game found is of `kind`; a channel hint may name the channel's game of another kind, which the
         caller is told of as the finder tells it."""
         if ctx is not None and ctx.game.kind != kind and caller.in_guild:
-            other = ctx.game.kind
-            raise NoGame(f"This channel's game is {self.finder.titles(other)}: use /{other} here.")
+            raise self.finder.other_kind(ctx.game.kind)
         if ctx is None or ctx.game.kind != kind:
             raise NoGame("That game no longer exists.")
 

@@ -682,8 +682,6 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         from .presentation import auto_answer
 
         await interaction.response.defer(ephemeral=True, thinking=True)
-        if reactions not in PREF_CHOICES:  # Discord offers only the choices; a stale or made-up request may not
-            raise UserError(f"reactions must be one of {', '.join(PREF_CHOICES)}, not {reactions[:40]!r}.")
         caller = caller_of(interaction)
         seated = await self.host.finder.seated(caller, KIND, game)
         if seated.seat is None:
@@ -847,10 +845,9 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         caller = caller_of(interaction)
         # commands.md: host only; a host who also plays "should not export during the game", so they get the file
         # with that warning (as in Organized Crime), not a refusal. Another seated admin is still refused.
-        name, data = await self.host.hosting.export(caller, KIND, game, seated=True)
-        found = await self.host.finder.game_or_last(caller, KIND, game)
+        name, data, plays = await self.host.hosting.export_to_host(caller, KIND, game, seated=True)
         text = "The game's record (replay.md format). It holds every secret: deck orders and hands."
-        if found.status != "ended" and (await self.host.finder.roster(found.id)).seat_of(caller.user_id) is not None:
+        if plays:
             text += (" **You are also a player**: it shows every hand and the order of every deck, so you should "
                      "not open it (or export) before the game is over.")
         await answer(interaction, text, file=discord.File(io.BytesIO(data), filename=name))

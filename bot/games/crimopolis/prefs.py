@@ -18,6 +18,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...host import UserError
+
 ASK, NEVER, AUTO = "ask", "never", "auto"
 CHOICES = (ASK, NEVER, AUTO)
 STRICTNESS = (ASK, NEVER, AUTO)  # strictest first (see the module's note)
@@ -56,7 +58,8 @@ class Prefs:
 
     async def set(self, db: Any, game_id: int, seat: str, pref: str, member: int | None = None) -> None:
         """The seat's preference; with `member` (team mode), that member's own."""
-        assert pref in CHOICES
+        if pref not in CHOICES:  # Discord offers only the choices; a stale or made-up request may not
+            raise UserError(f"reactions must be one of {', '.join(CHOICES)}, not {pref[:40]!r}.")
         key = seat if member is None else f"{seat}@{member}"
         async with self._lock:
             seats = self._by_game.setdefault(game_id, {})

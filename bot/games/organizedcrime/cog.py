@@ -606,11 +606,9 @@ class OrganizedCrimeCog(
         # Deferred (commands.md: Discord's 3 seconds): the whole record is read and written out.
         await interaction.response.defer(ephemeral=True, thinking=True)
         # commands.md: the file is attached, host only; a host who also plays gets it with a warning.
-        name, data = await self.host.hosting.export(caller, KIND, game, seated=True)
-        found = await self.host.finder.game_or_last(caller, KIND, game)
-        roster = await self.host.finder.roster(found.id)
+        name, data, plays = await self.host.hosting.export_to_host(caller, KIND, game, seated=True)
         text = "The game's replay file (replay.md). It holds every secret, the order of every deck included."
-        if found.status != "ended" and roster.seat_of(caller.user_id) is not None:
+        if plays:
             text += (" **You are also a player**: this file shows every hand and the order of every deck, so you "
                      "should not open it (or export) before the game is over.")
         await answer(interaction, text, file=discord.File(io.BytesIO(data), filename=name))
