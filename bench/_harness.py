@@ -281,12 +281,13 @@ class Probe:
 # ---- the bot (child process) -----------------------------------------------------------------------
 
 
-def workers_cpu() -> float:
-    """CPU seconds of the bot's picture worker processes (bot/host/pictures.py), which RUSAGE_SELF leaves out."""
+def workers_cpu(*more: int | None) -> float:
+    """CPU seconds of the bot's picture worker processes (bot/host/pictures.py) and of the processes `more`
+    (the sending process, bot/sender.py), which RUSAGE_SELF leaves out."""
     from bot.host.pictures import worker_pids
 
     total = 0.0
-    for pid in worker_pids():
+    for pid in [*worker_pids(), *(p for p in more if p is not None)]:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
@@ -329,7 +330,9 @@ async def _bot_main(conn: Any, db_path: str, base_url: str, gateway_url: str, us
     gc.collect()
     rss_before = rss_bytes()
     t0 = time.perf_counter()
-    client = create_bot(db_path, Settings(command_sync="global"))
+    # CC_BENCH_SENDER=inline: the posts sent by the bot's own process, as before bot/sender.py
+    inline = os.environ.get("CC_BENCH_SENDER") == "inline"
+    client = create_bot(db_path, Settings(command_sync="global", sender_process=0 if inline else 1))
     if os.environ.get("CC_BENCH_GC_YOUNG"):  # diagnosis: the bot's young-generation threshold
         client.collector.young = int(os.environ["CC_BENCH_GC_YOUNG"])
     if os.environ.get("CC_BENCH_NO_OUTBOX"):  # diagnosis: the answer's own cost, without the outbox's posts
@@ -395,7 +398,8 @@ async def _bot_main(conn: Any, db_path: str, base_url: str, gateway_url: str, us
             usage = resource.getrusage(resource.RUSAGE_SELF)
             conn.send(
                 {
-                    "cpu": usage.ru_utime + usage.ru_stime + workers_cpu(),
+                    "cpu": usage.ru_utime + usage.ru_stime + workers_cpu(getattr(client.delivery.sender, "pid", None)),
+                    "cpu_own": usage.ru_utime + usage.ru_stime,
                     "commits": getattr(client.db, "commits", None),
                     "transactions": getattr(client.db, "transactions", None),
                     "commit_times": commit_times[:],

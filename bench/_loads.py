@@ -74,6 +74,7 @@ def _add(out: dict[str, list[float]], times: Times) -> None:
 
 
 BOT_SIDE: dict[int, float] = {}  # interaction id -> the bot's own side of its answer, during `sequential`
+OWN_CPU: dict[str, float] = {}  # the bot process's own CPU per interaction of each kind, in the last `sequential`
 PHASES_SEEN: list[dict[str, float]] = []  # each move's phases during `sequential` (CC_BENCH_PHASES=1)
 GC_SEEN: list[tuple[int, float]] = []  # the bot's collections (generation, seconds) during `sequential`
 
@@ -104,13 +105,15 @@ async def sequential(
     """One in flight. Also the bot's CPU per interaction of each kind, and the commits meanwhile."""
     out: dict[str, list[float]] = {k: [] for k in kinds}
     cpu = dict.fromkeys(kinds, 0.0)
+    own = dict.fromkeys(kinds, 0.0)
     counts = dict.fromkeys(kinds, 0)
     commits: list[float] = []
     await bot.stats()
     for chunk in range(chunks):
         for kind in kinds:
             n = per_kind // chunks + (1 if chunk < per_kind % chunks else 0)
-            before = (await bot.stats())["cpu"]
+            stats = await bot.stats()
+            before, before_own = stats["cpu"], stats.get("cpu_own", 0.0)
             for _ in range(n):
                 if not games.live():
                     break
@@ -120,10 +123,13 @@ async def sequential(
                 counts[kind] += bool(times)
             after = await bot.stats()
             cpu[kind] += after["cpu"] - before
+            own[kind] += after.get("cpu_own", 0.0) - before_own
             commits += after["commit_times"]
             GC_SEEN.extend(after["gc_pauses"])
             BOT_SIDE.update(after.get("answers") or {})
             PHASES_SEEN.extend(after.get("phases") or [])
+    OWN_CPU.clear()
+    OWN_CPU.update({k: own[k] / max(1, counts[k]) for k in kinds})
     return out, {k: cpu[k] / max(1, counts[k]) for k in kinds}, commits
 
 

@@ -42,11 +42,14 @@ ROUNDS = 6
 
 
 class Sent:
-    """Stands for Discord: records each message the outbox sends (its row's nonce), fsync'd."""
+    """Stands for Discord: records each message the outbox sends (its row's nonce), fsync'd. It is the
+    delivery's client (asked whether it is ready) and, through `sender()`, what makes its calls."""
 
     def __init__(self, path: Path) -> None:
         self.out = open(path, "a", buffering=1)  # noqa: SIM115 - lives as long as the process
         self.command_ids: dict[str, int] = {}
+        self.allowed_mentions = None
+        self._ids = iter(range(1, 10**12))
 
     def record(self, nonce: str | None, channel: int) -> None:
         self.out.write(json.dumps([nonce, channel, os.getpid()]) + "\n")
@@ -55,23 +58,24 @@ class Sent:
     def is_ready(self) -> bool:
         return True
 
-    def get_partial_messageable(self, channel_id: int, type: Any = None) -> Any:  # noqa: A002 - discord's name
+    def sender(self) -> Any:
+        from bot.sending import Outgoing, Sender
+        from bot.sending import Sent as Posted
+
         sent = self
 
-        class Channel:
-            id = channel_id
+        class Recording(Sender):
+            async def send(self, out: Outgoing) -> Posted:
+                sent.record(out.nonce, out.channel_id)
+                return Posted(next(sent._ids), out.content or "")
 
-            async def send(self, **kwargs: Any) -> None:
-                sent.record(kwargs.get("nonce"), channel_id)
+            async def edit(self, out: Outgoing) -> None:
+                return None
 
-        return Channel()
+            async def open_dm(self, user_id: int) -> int:
+                return 10**9 + user_id
 
-    def get_user(self, user_id: int) -> Any:
-        class User:
-            async def create_dm(self) -> Any:
-                return type("DM", (), {"id": 10**9 + user_id})()
-
-        return User()
+        return Recording()
 
 
 async def worker(url: str, index: int, processes: int, games: int, acks: Path) -> None:
@@ -93,7 +97,9 @@ async def worker(url: str, index: int, processes: int, games: int, acks: Path) -
     host = Host(db, presentations())
     scheduler = Scheduler(db, host.due)
     host.timers_changed = scheduler.wake
-    delivery = Delivery(db, Sent(acks.with_suffix(".sent")))  # type: ignore[arg-type]
+    discord_stand_in = Sent(acks.with_suffix(".sent"))
+    delivery = Delivery(db, discord_stand_in)  # type: ignore[arg-type]
+    delivery.sender = discord_stand_in.sender()
     host.outbox_changed = delivery.kick
     db.on_notify(scheduler.wake)
     db.on_notify(delivery.kick)

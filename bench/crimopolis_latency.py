@@ -31,7 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import BotProcess, Probe, Spot, build_world, ms, quiet_driver_gc, summary  # noqa: E402
-from _loads import CONCURRENCY, RATE, Games, cli, closed_loop, paced, report, sequential  # noqa: E402
+from _loads import CONCURRENCY, OWN_CPU, RATE, Games, cli, closed_loop, paced, report, sequential  # noqa: E402
 
 KIND = "crimopolis"
 SEATS = 3
@@ -210,7 +210,9 @@ async def scenario(n_games: int, samples: int, rng_seed: int, rate: float = RATE
                 res, cpu, commits = await sequential(drv.one, games, LOADS, samples, bot)
                 report("one interaction in flight", res, NAMES)
                 print("    bot CPU per interaction (user+sys, all threads, the outbox's posts and pictures "
-                      "included): " + ", ".join(f"{k} {ms(cpu[k])}" for k in LOADS))
+                      "included, in whichever process): " + ", ".join(f"{k} {ms(cpu[k])}" for k in LOADS))
+                print("    of which the bot's own process (the answers' event loop): "
+                      + ", ".join(f"{k} {ms(OWN_CPU[k])}" for k in LOADS))
                 if commits:
                     print(f"    commits meanwhile (fsync, the writer's thread): {summary(commits)}")
                 await bot.idle()  # each load starts with the outbox sent: none inherits another's backlog

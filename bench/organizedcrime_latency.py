@@ -39,6 +39,7 @@ from _loads import (  # noqa: E402
     BOT_SIDE,
     CONCURRENCY,
     GC_SEEN,
+    OWN_CPU,
     PHASES_SEEN,
     RATE,
     Games,
@@ -195,7 +196,9 @@ async def scenario(n_games: int, samples: int, rng_seed: int, rate: float = RATE
                     f"{c} {statistics.median(xs) * 1e3:.2f}/{max(xs) * 1e3:.2f} ms (n={len(xs)})"
                     for c, xs in sorted(drv.by_command.items(), key=lambda kv: -len(kv[1]))) + " (p50/max)")
                 print("    bot CPU per interaction (user+sys, all threads, the outbox's posts and pictures "
-                      "included): " + ", ".join(f"{k} {ms(cpu[k])}" for k in KINDS))
+                      "included, in whichever process): " + ", ".join(f"{k} {ms(cpu[k])}" for k in KINDS))
+                print("    of which the bot's own process (the answers' event loop): "
+                      + ", ".join(f"{k} {ms(OWN_CPU[k])}" for k in KINDS))
                 print(f"    the bot's garbage collections meanwhile: {gc_line()}")
                 print(f"    the bot's own side (INTERACTION_CREATE parsed → callback sent): {bot_side_line(drv.ids)}")
                 if PHASES_SEEN:

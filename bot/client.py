@@ -26,6 +26,7 @@ from .host.pictures import Painter
 from .host.presenting import ModalHandler
 from .host.scheduler import Scheduler
 from .ratelimits import sweep_now_and_then
+from .sender import ProcessSender
 from .shards import UNSHARDED, ShardPlan
 from .startup import log_ready, log_shard_ready
 from .storage import database_for
@@ -66,6 +67,8 @@ class GameBot(commands.Bot):
         self.delivery = Delivery(self.db, self, renderer=self._picture)
         if self.settings.picture_processes > 0:
             self.delivery.painter = Painter(picture, self.settings.picture_processes)
+        if self.settings.sender_process > 0:
+            self.delivery.sender = ProcessSender(self)
         self.host.draw = self.delivery.picture
         self.scheduler = Scheduler(self.db, self.host.due)
         self.host.finder.membership = self._is_member

@@ -57,6 +57,12 @@ SETTINGS = (
         "1",
         "worker processes drawing the board pictures, 0 to 8 (0: a thread of the bot's own process)",
     ),
+    Setting(
+        "CRIMECITY_SENDER_PROCESS",
+        "1",
+        "1: the posts and DMs go out from a process of their own, so they never hold up an answer; 0: from the"
+        " bot's own process",
+    ),
 )
 
 
@@ -76,6 +82,8 @@ class Settings:
     health_port: str = ""
     computer_delay: float = 1.0  # scales computer players' delays (docs/computer-players.md); 0: at once
     picture_processes: int = 1  # worker processes drawing board pictures; 0: a thread of the bot's process
+    # 1: posts and DMs sent by a process of their own (bot/sender.py); 0: by this one; -1: not valid
+    sender_process: int = 1
 
     @staticmethod
     def from_env(env: dict[str, str] | None = None) -> Settings:
@@ -91,6 +99,7 @@ class Settings:
             health_port=(env.get("CRIMECITY_HEALTH_PORT") or "").strip(),
             computer_delay=_scale(env.get("CRIMECITY_COMPUTER_DELAY")),
             picture_processes=_processes(env.get("CRIMECITY_PICTURE_PROCESSES")),
+            sender_process=_switch(env.get("CRIMECITY_SENDER_PROCESS"), 1),
         )
 
     def shard_plan(self) -> ShardPlan:
@@ -126,6 +135,14 @@ def _processes(text: str | None) -> int:
     """CRIMECITY_PICTURE_PROCESSES: 0 to MAX_PICTURE_PROCESSES; -1 for anything else (preflight refuses it)."""
     value = (text or "1").strip()
     return int(value) if value.isdecimal() and int(value) <= MAX_PICTURE_PROCESSES else -1
+
+
+def _switch(text: str | None, default: int) -> int:
+    """An on/off setting: 1 or 0 (also true/false, yes/no, on/off); -1 for anything else (preflight refuses it)."""
+    value = (text or "").strip().lower()
+    if not value:
+        return default
+    return {"1": 1, "true": 1, "yes": 1, "on": 1, "0": 0, "false": 0, "no": 0, "off": 0}.get(value, -1)
 
 
 def _scale(text: str | None) -> float:

@@ -55,6 +55,11 @@ def check(settings: Settings) -> list[str]:
             f"CRIMECITY_PICTURE_PROCESSES is not a whole number from 0 to {MAX_PICTURE_PROCESSES}: set it to 1 (the"
             " default: one process draws the board pictures), or 0 to draw them in the bot's own process."
         )
+    if settings.sender_process < 0:
+        found.append(
+            "CRIMECITY_SENDER_PROCESS is not 1 or 0: set it to 1 (the default: a process of its own sends the posts"
+            " and DMs) or 0 to send them from the bot's own process."
+        )
     return [p for p in found if p]
 
 

@@ -28,7 +28,7 @@ next poll (`SHARED_POLL`) takes the target over. New rows wake every process thr
 from __future__ import annotations
 
 import asyncio
-import io
+import dataclasses
 import logging
 import secrets
 import time
@@ -38,6 +38,7 @@ from typing import Any
 import discord
 
 from ..aio import wait_event
+from ..sending import InlineSender, Outgoing, Picture, Sender
 from ..storage import Storage
 from ..storage import games as games_repo
 from ..storage import outbox as outbox_repo
@@ -141,6 +142,8 @@ class Delivery:
         self.db = db
         self.client = client
         self.renderer = renderer
+        # Makes the calls to Discord: here, or in a process of its own (bot/sender.py).
+        self.sender: Sender = InlineSender(client)
         # Draws `renderer`'s pictures in worker processes; None: on a thread of this process.
         self.painter: Painter | None = None
         self.clock = clock
@@ -171,6 +174,7 @@ class Delivery:
         # A per-database prefix keeps nonces of two databases apart in one channel.
         # Every process on one database uses the same one: a row resent by another process keeps its nonce.
         self._instance = await self.db.meta_default("instance", secrets.token_hex(4))
+        await self.sender.start()
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._loop(), name="outbox-delivery")
 
@@ -186,6 +190,7 @@ class Delivery:
         self._workers.clear()
         if self.marks is not None:
             await self.marks.stop()
+        await self.sender.stop()
 
     def _lost(self, mark: Mark) -> None:
         """A mark that could not be written: its rows are due again (sent again, which is harmless)."""
@@ -346,31 +351,38 @@ class Delivery:
 
     # ---- sending ---------------------------------------------------------------------------------------
 
+    def _allowed(self, users: list[int] | None = None, roles: list[int] | None = None) -> dict[str, Any] | None:
+        """Discord's allowed_mentions for a post: the client's (none), plus the users and roles it names."""
+        base = self.client.allowed_mentions
+        wanted = None
+        if users or roles:
+            wanted = discord.AllowedMentions(
+                everyone=False,
+                roles=[discord.Object(r) for r in roles or []] or False,
+                users=[discord.Object(u) for u in users or []] or False,
+            )
+        chosen = base.merge(wanted) if base is not None and wanted is not None else wanted or base
+        return None if chosen is None else dict(chosen.to_dict())
+
     async def _send_channel(self, row: OutboxRow) -> Keyed | None:
         payload = row.payload
-        channel = self.client.get_partial_messageable(row.channel_id or 0)
-        users = [discord.Object(uid) for uid in payload.get("mention") or []]
-        roles = [discord.Object(rid) for rid in payload.get("mention_roles") or []]
-        kwargs: dict[str, Any] = {
-            "content": mentions(self.client, payload.get("content") or "") or None,
-            "nonce": self.nonce(row.id),
-        }
-        if users or roles:
-            kwargs["allowed_mentions"] = discord.AllowedMentions(
-                everyone=False, roles=roles or False, users=users or False
-            )
-        if payload.get("buttons"):
-            kwargs["view"] = buttons.view(payload["buttons"], row.game_id)
+        out = Outgoing(
+            row.channel_id or 0,
+            mentions(self.client, payload.get("content") or "") or None,
+            self._allowed(payload.get("mention"), payload.get("mention_roles")),
+            buttons.view(payload["buttons"], row.game_id).to_components() if payload.get("buttons") else None,
+            self.nonce(row.id),
+        )
         if payload.get("edit_key") is not None:
-            return await self._send_keyed(row, channel, kwargs)
+            return await self._send_keyed(row, out)
         picture = payload.get("picture")
         png = None
         if picture is not None:
             png = await self.picture(picture["kind"], picture["view"])
         if png and picture is not None:
             try:
-                file = discord.File(io.BytesIO(png), filename="board.png", description=picture.get("alt") or None)
-                await channel.send(file=file, **kwargs)
+                attached = Picture(png, "board.png", picture.get("alt") or None)
+                await self.sender.send(_with(out, picture=attached))
                 log.info("outbox %s: posted to channel %s (game %s)", row.id, row.channel_id, row.game_id)
                 return None
             except discord.Forbidden as exc:
@@ -378,13 +390,13 @@ class Delivery:
                     raise
                 # Without Attach Files the text still goes: the board is in words too.
                 log.warning("outbox %s: no permission to attach the picture; posting the text", row.id)
-                if not kwargs.get("content"):
-                    kwargs["content"] = picture.get("alt") or "(board)"
-        await channel.send(**kwargs)
+                if not out.content:
+                    out = _with(out, content=picture.get("alt") or "(board)")
+        await self.sender.send(out)
         log.info("outbox %s: posted to channel %s (game %s)", row.id, row.channel_id, row.game_id)
         return None
 
-    async def _send_keyed(self, row: OutboxRow, channel: Any, kwargs: dict[str, Any]) -> Keyed:
+    async def _send_keyed(self, row: OutboxRow, out: Outgoing) -> Keyed:
         """A keyed post: edit the key's message, or send it (the first time, or when the edit is refused:
         the message was deleted, or cannot be edited). Returns what to record with the row's delivery, in
         the same transaction: sent twice after a crash, the nonce gives back the same message; edited twice,
@@ -403,30 +415,34 @@ class Delivery:
                 content = joined
             else:
                 found = None  # full: a new message goes on with the log
-        kwargs["content"] = mentions(self.client, content) or None
+        components = out.components if out.components is not None else []
+        out = _with(out, content=mentions(self.client, content) or None, components=components)
         if found is not None:
-            message = channel.get_partial_message(found[0])
-            view = kwargs.get("view") or buttons.view([], row.game_id)
             try:
-                await message.edit(content=kwargs["content"], view=view)
+                await self.sender.edit(_with(out, message_id=found[0], nonce=None, allowed_mentions=self._allowed()))
                 log.info("outbox %s: edited a keyed post in channel %s (game %s)", row.id, row.channel_id, row.game_id)
                 return key, found[0], content
             except (discord.NotFound, discord.Forbidden) as exc:
                 log.warning("outbox %s: the keyed post cannot be edited (%s); posting it anew", row.id, exc.code)
-        sent = await channel.send(**kwargs)
-        if (sent.content or None) != kwargs["content"]:
+        sent = await self.sender.send(out)
+        if (sent.content or None) != out.content:
             # The nonce gave back the message an earlier try sent (before a crash), with fewer rows merged
             # into it than now: bring it up to date.
-            await sent.edit(content=kwargs["content"], view=kwargs.get("view") or buttons.view([], row.game_id))
+            await self.sender.edit(_with(out, message_id=sent.id, nonce=None, allowed_mentions=self._allowed()))
         log.info("outbox %s: posted a keyed post to channel %s (game %s)", row.id, row.channel_id, row.game_id)
         return key, sent.id, content
 
     async def _edit(self, row: OutboxRow) -> None:
         payload = row.payload
-        channel = self.client.get_partial_messageable(row.channel_id or 0)
-        message = channel.get_partial_message(int(payload["message_id"]))
-        view = buttons.view(payload.get("buttons") or [], row.game_id)
-        await message.edit(content=mentions(self.client, payload.get("content") or ""), view=view)
+        await self.sender.edit(
+            Outgoing(
+                row.channel_id or 0,
+                mentions(self.client, payload.get("content") or ""),
+                self._allowed(),
+                buttons.view(payload.get("buttons") or [], row.game_id).to_components(),
+                message_id=int(payload["message_id"]),
+            )
+        )
         log.info("outbox %s: edited a message in channel %s (game %s)", row.id, row.channel_id, row.game_id)
 
     async def picture(self, kind: str, view: dict[str, Any]) -> bytes | None:
@@ -450,20 +466,16 @@ class Delivery:
     async def _dm(self, user_id: int, row: OutboxRow, nonce: str | None = None) -> None:
         channel_id = self._dm_channels.get(user_id)
         if channel_id is None:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            dm = await user.create_dm()
-            channel_id = dm.id
-            self._dm_channels[user_id] = channel_id
-        channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-        content = mentions(self.client, row.payload.get("content") or "") or None
-        kwargs: dict[str, Any] = {"content": content, "nonce": nonce or self.nonce(row.id)}
+            channel_id = self._dm_channels[user_id] = await self.sender.open_dm(user_id)
+        components = None
         if row.payload.get("answers"):
-            kwargs["view"] = buttons.answers_view(
+            components = buttons.answers_view(
                 row.payload["answers"], int(row.payload.get("step") or 0), row.payload.get("buttons") or [], row.game_id
-            )
+            ).to_components()
         elif row.payload.get("buttons"):
-            kwargs["view"] = buttons.view(row.payload["buttons"], row.game_id)
-        await channel.send(**kwargs)
+            components = buttons.view(row.payload["buttons"], row.game_id).to_components()
+        content = mentions(self.client, row.payload.get("content") or "") or None
+        await self.sender.send(Outgoing(channel_id, content, self._allowed(), components, nonce or self.nonce(row.id)))
 
     async def _send_dm(self, row: OutboxRow, holders: Holders) -> None:
         members = await self._members_of(row, holders)
@@ -609,3 +621,7 @@ class Delivery:
             async with self.db.transaction() as conn:
                 await run(conn, "DELETE FROM meta WHERE key = ?", (key,))
         self._blocked_keys[key] = False
+
+
+def _with(out: Outgoing, **changes: Any) -> Outgoing:
+    return dataclasses.replace(out, **changes)

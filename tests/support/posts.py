@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.host import Post
 from bot.storage.models import GameRow
 from tests.support.table import Table
@@ -10,8 +12,16 @@ from tests.support.table import Table
 async def open_game(t: Table) -> int:
     """A Crime City lobby in the table's channel, its living post sent: the game's id."""
     await t.cmd(t.host, "new", deadline_hours=24.0)
-    await t.idle()  # the living lobby post is edited once it is known
-    found = await t.bot.db.fetchone("SELECT id FROM games WHERE channel_id = ?", (t.chan.id,))
+    # The command records its reply as the living lobby post after answering, then queues the post's edit:
+    # idle only once that is done, so what a test counts afterwards is its own.
+    for _ in range(500):
+        found = await t.bot.db.fetchone("SELECT id, lobby_message_id FROM games WHERE channel_id = ?", (t.chan.id,))
+        if found is not None and found["lobby_message_id"] is not None:
+            break
+        await asyncio.sleep(0.01)
+    else:
+        raise AssertionError("the lobby post was never recorded")
+    await t.idle()
     return int(found["id"])
 
 
