@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord import utils
@@ -49,7 +49,7 @@ class Sent:
     content: str
 
 
-class Sender:
+class Sender(Protocol):
     """Posts, edits and opens DMs for the outbox."""
 
     async def start(self) -> None:
@@ -58,15 +58,13 @@ class Sender:
     async def stop(self) -> None:
         return None
 
-    async def send(self, out: Outgoing) -> Sent:
-        raise NotImplementedError
+    async def send(self, out: Outgoing) -> Sent: ...
 
-    async def edit(self, out: Outgoing) -> None:
-        raise NotImplementedError
+    async def edit(self, out: Outgoing) -> None: ...
 
     async def open_dm(self, user_id: int) -> int:
         """The id of the DM channel with the user."""
-        raise NotImplementedError
+        ...
 
 
 class InlineSender(Sender):

@@ -382,7 +382,7 @@ class Delivery:
         if png and picture is not None:
             try:
                 attached = Picture(png, "board.png", picture.get("alt") or None)
-                await self.sender.send(_with(out, picture=attached))
+                await self.sender.send(dataclasses.replace(out, picture=attached))
                 log.info("outbox %s: posted to channel %s (game %s)", row.id, row.channel_id, row.game_id)
                 return None
             except discord.Forbidden as exc:
@@ -391,7 +391,7 @@ class Delivery:
                 # Without Attach Files the text still goes: the board is in words too.
                 log.warning("outbox %s: no permission to attach the picture; posting the text", row.id)
                 if not out.content:
-                    out = _with(out, content=picture.get("alt") or "(board)")
+                    out = dataclasses.replace(out, content=picture.get("alt") or "(board)")
         await self.sender.send(out)
         log.info("outbox %s: posted to channel %s (game %s)", row.id, row.channel_id, row.game_id)
         return None
@@ -416,10 +416,12 @@ class Delivery:
             else:
                 found = None  # full: a new message goes on with the log
         components = out.components if out.components is not None else []
-        out = _with(out, content=mentions(self.client, content) or None, components=components)
+        out = dataclasses.replace(out, content=mentions(self.client, content) or None, components=components)
+        # As discord.py edits: no nonce, the client's allowed mentions.
+        edit = dataclasses.replace(out, nonce=None, allowed_mentions=self._allowed())
         if found is not None:
             try:
-                await self.sender.edit(_with(out, message_id=found[0], nonce=None, allowed_mentions=self._allowed()))
+                await self.sender.edit(dataclasses.replace(edit, message_id=found[0]))
                 log.info("outbox %s: edited a keyed post in channel %s (game %s)", row.id, row.channel_id, row.game_id)
                 return key, found[0], content
             except (discord.NotFound, discord.Forbidden) as exc:
@@ -428,7 +430,7 @@ class Delivery:
         if (sent.content or None) != out.content:
             # The nonce gave back the message an earlier try sent (before a crash), with fewer rows merged
             # into it than now: bring it up to date.
-            await self.sender.edit(_with(out, message_id=sent.id, nonce=None, allowed_mentions=self._allowed()))
+            await self.sender.edit(dataclasses.replace(edit, message_id=sent.id))
         log.info("outbox %s: posted a keyed post to channel %s (game %s)", row.id, row.channel_id, row.game_id)
         return key, sent.id, content
 
@@ -621,7 +623,3 @@ class Delivery:
             async with self.db.transaction() as conn:
                 await run(conn, "DELETE FROM meta WHERE key = ?", (key,))
         self._blocked_keys[key] = False
-
-
-def _with(out: Outgoing, **changes: Any) -> Outgoing:
-    return dataclasses.replace(out, **changes)

@@ -68,6 +68,13 @@ async def gone(pid: int, seconds: float = 10.0) -> bool:
     return False
 
 
+async def child() -> asyncio.subprocess.Process:
+    """The sending process as the bot starts it, its stdin and stdout ours."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.sender", "0", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+    )
+
+
 async def test_the_posts_edits_and_dms_go_out_from_a_process_of_their_own(table: Table) -> None:
     t = table
     sender = t.bot.delivery.sender
@@ -140,14 +147,7 @@ async def test_the_child_exits_when_its_stdin_closes_as_when_the_bot_is_killed(t
     import discord
 
     t = table
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot.sender",
-        "0",
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-    )
+    proc = await child()
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(frame(("hello", discord.http.Route.BASE, t.fd.token)))
     _, status, me = await asyncio.wait_for(read_frame(proc.stdout), 30)
@@ -165,14 +165,7 @@ async def test_the_child_exits_when_its_stdin_closes_as_when_the_bot_is_killed(t
 async def test_a_child_given_a_wrong_token_refuses_to_start(table: Table) -> None:
     import discord
 
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot.sender",
-        "0",
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-    )
+    proc = await child()
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(frame(("hello", discord.http.Route.BASE, "not-the-token")))
     _, status, info = await asyncio.wait_for(read_frame(proc.stdout), 30)
