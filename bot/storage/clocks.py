@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .models import ClockRow
-from .sql import rows, run, run_many
+from .sql import later, rows
 
 
 async def clocks(conn: Any, game_id: int) -> list[ClockRow]:
@@ -14,9 +14,11 @@ async def clocks(conn: Any, game_id: int) -> list[ClockRow]:
 
 
 async def replace_clocks(conn: Any, game_id: int, new: list[ClockRow]) -> None:
-    await run(conn, "DELETE FROM clocks WHERE game_id = ?", (game_id,))
-    await run_many(
-        conn,
-        "INSERT INTO clocks(game_id, clock, position, deadline_at, remaining) VALUES (?, ?, ?, ?, ?)",
-        [(game_id, c.clock, c.position, c.deadline_at, c.remaining) for c in new],
-    )
+    """Writes nobody waits on (`sql.later`): a step that opens a decision waits for no answer before its COMMIT."""
+    await later(conn, "DELETE FROM clocks WHERE game_id = ?", (game_id,))
+    for c in new:
+        await later(
+            conn,
+            "INSERT INTO clocks(game_id, clock, position, deadline_at, remaining) VALUES (?, ?, ?, ?, ?)",
+            (game_id, c.clock, c.position, c.deadline_at, c.remaining),
+        )

@@ -3,8 +3,9 @@
 Connections (each an aiosqlite connection, so every statement runs on that connection's own thread
 and nothing blocks the event loop):
 
-- **the writer** (WAL, synchronous=FULL, foreign_keys, busy_timeout). One asyncio lock guards it, so
-  exactly one transaction runs at a time and no transaction sees another's half-written rows.
+- **the writer** (WAL, synchronous=FULL, foreign_keys, busy_timeout). One asyncio lock guards its
+  round trips, so no transaction's statements run inside another's, and none sees another's
+  half-written rows.
 - **the readers** (`Database.READERS` of them, `query_only=ON`), used by `read()`, `fetchone()` and
   `fetchall()`, so reads run side by side. With WAL they see committed data only and never wait for
   the writer or its fsync. `:memory:` has no readers (a second connection would be another, empty
@@ -13,12 +14,13 @@ and nothing blocks the event loop):
 `transaction()` is BEGIN IMMEDIATE ... COMMIT, rolled back on any exception, and returns only once
 COMMIT has returned, i.e. once the changes are on disk (synchronous=FULL).
 
-Group commit: a transaction that finishes while others wait for the writer does not COMMIT at once.
-The next ones join the same BEGIN IMMEDIATE, each inside a SAVEPOINT (so a failing one rolls back
-only its own changes), and the first member to get the writer back commits them all with one fsync.
-Every member waits, uncancellably, until its batch's COMMIT is over, and every member of a batch
-whose COMMIT fails (or that SQLite rolled back) gets the error: nobody is told "recorded" for data
-that is not on disk.
+Group commit (bot/storage/pipeline.py): transactions that end while a COMMIT is on its way share the
+next BEGIN IMMEDIATE, each inside a SAVEPOINT (so a failing one rolls back only its own changes), and
+one COMMIT with one fsync. A transaction that only queues its writes (`sql.later`) never waits for the
+writer: its writes go with the batch's next call. One that needs an answer holds the writer from its
+first round trip to the end of its body. Every member waits, uncancellably, until its batch's COMMIT is
+over, and every member of a batch whose COMMIT fails (or that SQLite rolled back) gets the error:
+nobody is told "recorded" for data that is not on disk.
 """
 
 from __future__ import annotations
@@ -42,7 +44,9 @@ from .checkpoints import EVERY as CHECKPOINT_SECONDS
 from .checkpoints import Checkpointer
 from .errors import Conflict
 from .meta import MetaStore
-from .pipeline import Pipelined
+from .pipeline import Batch, Pipelined
+from .pipeline import commit as _send_commit
+from .pipeline import undo as _undo_member
 
 log = logging.getLogger(__name__)
 
@@ -88,16 +92,6 @@ async def _connect(path: str) -> aiosqlite.Connection:
     return conn
 
 
-class _Batch:
-    """Transactions committed by one COMMIT."""
-
-    __slots__ = ("done", "members")
-
-    def __init__(self) -> None:
-        self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.members = 0
-
-
 class Database(MetaStore):
     """Owns the connections. Use `transaction()` for writes and `read()` / `fetchone` / `fetchall` for reads."""
 
@@ -112,9 +106,12 @@ class Database(MetaStore):
         self._readers: list[aiosqlite.Connection] = []  # every reader connection
         self._idle: list[aiosqlite.Connection] = []  # the readers not in use
         self._lock = asyncio.Lock()  # the writer: one transaction at a time
-        self._waiting = 0  # coroutines waiting for the writer lock
+        self._commits: set[asyncio.Task[None]] = set()  # COMMITs on their way in tasks of their own
+        self._active = 0  # transactions begun and not over
+        self._quiet = asyncio.Event()  # set while none is
+        self._quiet.set()
         self._read_slots = asyncio.Semaphore(self.READERS)  # one read snapshot at a time per reader
-        self._batch: _Batch | None = None  # the open BEGIN IMMEDIATE, if any
+        self._batch: Batch | None = None  # the open BEGIN IMMEDIATE, if any
         self._checkpointer: Checkpointer | None = None  # WAL checkpoints on a connection of their own
         self.commits = 0  # COMMITs issued (fsyncs), for tests and benches
         self.transactions = 0  # transactions committed
@@ -163,9 +160,12 @@ class Database(MetaStore):
         """Wait for the transaction in progress (committing any open batch) and every read, then close all."""
         if self._conn is None:
             return
+        await self._quiet.wait()  # a transaction takes the writer only when it needs an answer
         async with self._writer():
             with suppress(Exception):
                 await self._settle()
+            for task in list(self._commits):  # each waits for the writer, then finds its batch over
+                task.cancel()
             for _ in range(self.READERS):  # every read in progress ends first
                 await self._read_slots.acquire()
             try:
@@ -221,55 +221,86 @@ class Database(MetaStore):
 
     @asynccontextmanager
     async def _writer(self) -> AsyncIterator[None]:
-        """The writer lock, counting who waits for it (a transaction that finds nobody waiting commits at once)."""
-        self._waiting += 1
-        try:
-            await self._lock.acquire()
-        finally:
-            self._waiting -= 1
-        try:
+        """The writer lock."""
+        async with self._lock:
             yield
-        finally:
-            self._lock.release()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """BEGIN IMMEDIATE ... COMMIT (or a rollback of this transaction's changes on any exception).
 
-        Returns once the changes are committed to disk."""
-        async with self._writer():
-            conn = self.conn
-            batch = self._batch
-            first = batch is None
-            if batch is None:
-                batch = self._batch = _Batch()
-            # A joiner's savepoint is not released when it succeeds (one round trip fewer): COMMIT ends
-            # them all, and ROLLBACK TO names the most recent savepoint, i.e. the failing member's own.
-            # It is sent with the body's first statement (bot/storage/pipeline.py).
-            piped = Pipelined(conn, "BEGIN IMMEDIATE" if first else "SAVEPOINT host_tx")
-            alone = False
+        Returns once the changes are committed to disk. A body that only queues writes (`sql.later`) never
+        waits for the writer; one that needs an answer takes it at its first round trip
+        (bot/storage/pipeline.py)."""
+        member = Pipelined(self.conn, self._hold)
+        self._active += 1
+        self._quiet.clear()
+        try:
             try:
-                yield piped  # type: ignore[misc]
-                alone = first and not self._waiting
-                if alone:  # nobody to wait for: the body's last writes and the COMMIT go in one round trip
-                    failed = await _finish(piped.commit())
-                else:
-                    await _finish(piped.flush())
-            except sqlite3.IntegrityError as exc:
-                await _finish(self._undo(conn, batch, first, piped.opened))
-                raise Conflict(str(exc)) from exc
+                yield member  # type: ignore[misc]
             except BaseException:
-                await _finish(self._undo(conn, batch, first, piped.opened))
+                await self._undo(member)
                 raise
-            batch.members += 1
-            if alone:
-                self._committed(batch, failed)
-            elif not self._waiting:
-                await _finish(self._commit(batch))  # nobody to wait for: commit now
-        if not batch.done.done():
-            # Those waiting for the writer join this batch; the first member back commits them all.
+            await self._close(member)
+        finally:
+            self._active -= 1
+            if not self._active:
+                self._quiet.set()
+
+    async def _undo(self, member: Pipelined) -> None:
+        """A member whose body failed: what it sent undone (it holds the writer), nothing else."""
+        member.queued = []
+        batch = member.batch
+        if batch is None:  # nothing of it was sent
+            return
+        try:
+            await _finish(_undo_member(self.conn, member))
+        finally:
+            self._lock.release()
+        if batch.lost is not None:
+            self._fail(batch, batch.lost)
+        elif batch.begun:
+            self._commit_soon(batch)  # the others in it, or the BEGIN it sent
+
+    async def _close(self, member: Pipelined) -> None:
+        """A member whose body is over: in the batch, and back once the batch is committed."""
+        held = member.batch
+        if held is not None:
+            batch = held
+            batch.close(member)
+            self._lock.release()
+        else:
+            batch = self._batch or Batch()
+            self._batch = batch
+            batch.close(member)
+        if not batch.committing and not self._lock.locked():
+            batch.committing = True  # nobody else is writing: commit now, in this task
             await _finish(self._commit_later(batch))
-        await batch.done
+        else:
+            self._commit_soon(batch)
+        await _finish(batch.done)
+        if member.failed is not None:
+            raise member.failed
+
+    async def _hold(self, member: Pipelined) -> Batch:
+        """The writer, for a member that needs an answer: it holds it until its body is over."""
+        if self._conn is None:
+            raise RuntimeError("database is not open")
+        await self._lock.acquire()
+        batch = self._batch
+        if batch is None:
+            batch = self._batch = Batch()
+        batch.hold(member)
+        return batch
+
+    def _commit_soon(self, batch: Batch) -> None:
+        """The batch's COMMIT, in a task, once the writer is free (those closing meanwhile join it)."""
+        if batch.committing or batch.done.done():
+            return
+        batch.committing = True
+        task = asyncio.create_task(self._commit_later(batch), name="sqlite-commit")
+        self._commits.add(task)
+        task.add_done_callback(self._commits.discard)
 
     async def write_alone(self, sql: str, params: Iterable[Any] = ()) -> int:
         """Run ONE write statement as a transaction of its own (SQLite's autocommit), under the writer
@@ -299,36 +330,14 @@ class Database(MetaStore):
             self.transactions += 1
             return int(cursor.rowcount)
 
-    async def _undo(self, conn: aiosqlite.Connection, batch: _Batch, first: bool, opened: bool = True) -> None:
-        """With the writer lock: roll back the failed transaction's changes, and only those (`opened`: its
-        BEGIN or SAVEPOINT was sent; if not, it wrote nothing, and a ROLLBACK TO would undo another's)."""
-        if first:  # the batch holds nothing else
-            self._batch = None
-            if conn.in_transaction:
-                await conn.execute("ROLLBACK")
-            return
-        if not opened:
-            return
-        if conn.in_transaction:
-            try:
-                await conn.execute("ROLLBACK TO host_tx")  # undoes this member's changes; the others' stay
-                return
-            except sqlite3.Error as exc:
-                error: BaseException = exc
-                with suppress(sqlite3.Error):
-                    await conn.execute("ROLLBACK")
-        else:  # SQLite rolled the whole transaction back itself (e.g. disk full)
-            error = sqlite3.OperationalError("transaction rolled back by SQLite")
-        self._fail(batch, error)
-
-    def _fail(self, batch: _Batch, exc: BaseException) -> None:
+    def _fail(self, batch: Batch, exc: BaseException) -> None:
         if self._batch is batch:
             self._batch = None
         if not batch.done.done():
             batch.done.set_exception(exc)
             batch.done.exception()  # retrieved: members that were cancelled do not log it as lost
 
-    async def _commit_later(self, batch: _Batch) -> None:
+    async def _commit_later(self, batch: Batch) -> None:
         async with self._writer():
             await self._commit(batch)
 
@@ -337,31 +346,22 @@ class Database(MetaStore):
         if self._batch is not None:
             await _finish(self._commit(self._batch))
 
-    async def _commit(self, batch: _Batch) -> None:
-        """With the writer lock: COMMIT the batch, unless that was done already."""
-        if self._batch is not batch or batch.done.done():
+    async def _commit(self, batch: Batch) -> None:
+        """With the writer lock: send the batch's last statements and COMMIT it, unless that was done already."""
+        if batch.done.done():
             return
-        self._batch = None
-        conn = self.conn
-        try:
-            await conn.execute("COMMIT")
-        except Exception as exc:
-            if conn.in_transaction:
-                with suppress(sqlite3.Error):
-                    await conn.execute("ROLLBACK")
-            self._fail(batch, exc)
-            return
-        self._committed(batch, None)
-
-    def _committed(self, batch: _Batch, failed: BaseException | None) -> None:
-        """The batch's COMMIT is over (`failed`: it failed, and was rolled back)."""
         if self._batch is batch:
             self._batch = None
-        if failed is not None:
-            self._fail(batch, failed)
+        try:
+            lost = await _send_commit(self.conn, batch)
+        except Exception as exc:
+            lost = exc
+        if lost is not None:
+            self._fail(batch, lost)
             return
-        self.commits += 1
-        self.transactions += batch.members
+        if batch.begun:
+            self.commits += 1
+        self.transactions += sum(1 for m in batch.members if m.failed is None)
         batch.done.set_result(None)
 
     @asynccontextmanager

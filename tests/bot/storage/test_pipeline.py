@@ -114,3 +114,195 @@ async def test_a_member_failing_before_it_sent_anything_undoes_nobody_elses_work
         assert await keys(db) == ["k0", "k1", "k3"]
     finally:
         await db.close()
+
+
+async def batch_of(db: Database, bodies: list[Any]) -> list[BaseException | None]:
+    """Run `bodies` as transactions that all join one batch: the first takes the writer (a round trip) and
+    holds it until every other body is over. Each body gets the connection; what each transaction raised,
+    in order."""
+    hold = asyncio.Event()
+
+    async def first() -> None:
+        async with db.transaction() as conn:
+            await conn.execute("SELECT 1")  # holds the writer from here to the end of its body
+            await hold.wait()  # the others' bodies run meanwhile
+            await bodies[0](conn)
+
+    async def member(body: Any) -> None:
+        async with db.transaction() as conn:
+            await body(conn)
+
+    tasks = [asyncio.create_task(first())]
+    await asyncio.sleep(0.02)
+    tasks += [asyncio.create_task(member(body)) for body in bodies[1:]]
+    await asyncio.sleep(0.02)
+    hold.set()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    return [r if isinstance(r, BaseException) else None for r in results]
+
+
+def put(key: str) -> Any:
+    async def body(conn: Any) -> None:
+        await later(conn, PUT, (key, "v"))
+
+    return body
+
+
+async def test_a_batch_of_members_that_wait_on_nothing_is_one_call(tmp_path: Path) -> None:
+    db = Database(tmp_path / "b.db")
+    await db.open()
+    try:
+        calls = count_calls(db)
+        commits = db.commits
+        results = await batch_of(db, [put(f"k{i}") for i in range(6)])
+        assert results == [None] * 6
+        assert calls[0] == 2, "the first member's round trip; then everyone's writes and the COMMIT together"
+        assert db.commits - commits == 1
+        assert await keys(db) == [f"k{i}" for i in range(6)]
+    finally:
+        await db.close()
+
+
+async def test_a_member_whose_writes_fail_in_the_batch_gets_its_own_error_alone(tmp_path: Path) -> None:
+    db = Database(tmp_path / "f.db")
+    await db.open()
+    try:
+        seen: list[int] = []
+
+        def moved() -> Any:
+            async def body(conn: Any) -> None:
+                await later(conn, PUT, ("k_moved", "v"))
+                await later(conn, "UPDATE meta SET value = 'x' WHERE key = 'nobody'", must_change=True)
+
+            return body
+
+        def taken() -> Any:
+            async def body(conn: Any) -> None:
+                await later(conn, PUT, ("k_taken", "v"))
+                await later(conn, PUT, ("k0", "again"))  # k0 is the first member's: a broken rule
+
+            return body
+
+        async def counts(conn: Any) -> None:
+            # It waits for the writer: it sees every member that closed before it took it (the last one
+            # too, which queued only writes), and nothing of the failed ones.
+            found = await row(conn, "SELECT COUNT(*) AS n FROM meta WHERE key LIKE 'k%'")
+            seen.append(found["n"])
+            await later(conn, PUT, ("k9", "v"))
+
+        results = await batch_of(db, [put("k0"), moved(), put("k1"), taken(), counts, put("k2")])
+        outcomes = [type(r).__name__ for r in results]
+        assert outcomes == ["NoneType", "Moved", "NoneType", "Conflict", "NoneType", "NoneType"]
+        assert seen == [3]
+        assert await keys(db) == ["k0", "k1", "k2", "k9"]
+        assert db.transactions >= 4
+        async with db.transaction() as conn:  # the writer is usable again
+            await later(conn, PUT, ("k3", "v"))
+        assert "k3" in await keys(db)
+    finally:
+        await db.close()
+
+
+async def test_a_batch_that_sqlite_rolls_back_as_a_whole_fails_every_member(tmp_path: Path) -> None:
+    """Nobody is told "recorded" for data that is not on disk: a statement that makes SQLite roll the whole
+    transaction back (here a trigger's RAISE(ROLLBACK)) fails the members before it too, and those after it
+    start a new batch."""
+    db = Database(tmp_path / "l.db")
+    await db.open()
+    try:
+        async with db.transaction() as conn:
+            await conn.execute("CREATE TABLE doom(x INTEGER)")
+            await conn.execute("CREATE TRIGGER doom_all AFTER INSERT ON doom BEGIN SELECT RAISE(ROLLBACK, 'doom'); END")
+
+        async def doom(conn: Any) -> None:
+            await later(conn, "INSERT INTO doom(x) VALUES (1)", ())
+
+        results = await batch_of(db, [put("k0"), put("k1"), doom, put("k2")])
+        assert all(r is not None for r in results), results
+        assert await keys(db) == []
+        assert not db.conn.in_transaction
+        await db.set_meta("k5", "v")  # and the writer is usable again
+        assert await keys(db) == ["k5"]
+    finally:
+        await db.close()
+
+
+async def test_a_member_failing_after_its_round_trip_rolls_back_only_its_own(tmp_path: Path) -> None:
+    db = Database(tmp_path / "r.db")
+    await db.open()
+    try:
+
+        async def fails(conn: Any) -> None:
+            await later(conn, PUT, ("k_gone", "v"))
+            await conn.execute("SELECT 1")  # sent: the members before it, then its own write
+            raise RuntimeError("after its writes were sent")
+
+        results = await batch_of(db, [put("k0"), fails, put("k1")])
+        assert [type(r).__name__ for r in results] == ["NoneType", "RuntimeError", "NoneType"]
+        assert await keys(db) == ["k0", "k1"]
+    finally:
+        await db.close()
+
+
+async def test_a_body_that_only_queues_writes_does_not_wait_for_the_writer(tmp_path: Path) -> None:
+    db = Database(tmp_path / "w.db")
+    await db.open()
+    try:
+        holding, release, ran = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+        async def holder() -> None:
+            async with db.transaction() as conn:
+                await conn.execute("SELECT 1")
+                holding.set()
+                await release.wait()
+                await later(conn, PUT, ("k0", "v"))
+
+        async def writer() -> None:
+            async with db.transaction() as conn:
+                await later(conn, PUT, ("k1", "v"))
+                ran.set()
+
+        held = asyncio.create_task(holder())
+        await holding.wait()
+        wrote = asyncio.create_task(writer())
+        await asyncio.wait_for(ran.wait(), 5)  # its body ran while the writer was held
+        await asyncio.sleep(0.02)
+        assert not wrote.done(), "it returns only once committed, after the holder"
+        release.set()
+        await asyncio.gather(held, wrote)
+        assert await keys(db) == ["k0", "k1"]
+    finally:
+        await db.close()
+
+
+async def test_cancelled_members_leave_the_batch_whole(tmp_path: Path) -> None:
+    """A holder cancelled in its body undoes only its own writes; a member cancelled while it waits for the
+    COMMIT is still committed, and the others are not cancelled with it."""
+    db = Database(tmp_path / "x.db")
+    await db.open()
+    try:
+        holding = asyncio.Event()
+
+        async def holder() -> None:
+            async with db.transaction() as conn:
+                await later(conn, PUT, ("k_gone", "v"))
+                await conn.execute("SELECT 1")
+                holding.set()
+                await asyncio.sleep(60)
+
+        async def writer(key: str) -> None:
+            async with db.transaction() as conn:
+                await later(conn, PUT, (key, "v"))
+
+        held = asyncio.create_task(holder())
+        await holding.wait()
+        waiting = [asyncio.create_task(writer(f"k{i}")) for i in range(3)]
+        await asyncio.sleep(0.02)  # their bodies are over: they wait for the holder, then the COMMIT
+        waiting[1].cancel()
+        held.cancel()
+        results = await asyncio.gather(held, *waiting, return_exceptions=True)
+        assert [type(r).__name__ for r in results] == ["CancelledError", "NoneType", "CancelledError", "NoneType"]
+        assert await keys(db) == ["k0", "k1", "k2"]
+        assert not db.conn.in_transaction
+    finally:
+        await db.close()
