@@ -107,6 +107,7 @@ class Database(MetaStore):
         self._idle: list[aiosqlite.Connection] = []  # the readers not in use
         self._lock = asyncio.Lock()  # the writer: one transaction at a time
         self._commits: set[asyncio.Task[None]] = set()  # COMMITs on their way in tasks of their own
+        self._dirty = False  # a cancelled COMMIT may have left its transaction open (`_abandon`)
         self._active = 0  # transactions begun and not over
         self._quiet = asyncio.Event()  # set while none is
         self._quiet.set()
@@ -223,7 +224,15 @@ class Database(MetaStore):
     async def _writer(self) -> AsyncIterator[None]:
         """The writer lock."""
         async with self._lock:
+            await self._clean()
             yield
+
+    async def _clean(self) -> None:
+        """With the writer lock: end a transaction whose COMMIT was cancelled (`_abandon`), if it is still open."""
+        if self._dirty and self._conn is not None:
+            self._dirty = False
+            if self._conn.in_transaction:
+                await _finish(self._conn.execute("ROLLBACK"))
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -287,6 +296,11 @@ class Database(MetaStore):
         if self._conn is None:
             raise RuntimeError("database is not open")
         await self._lock.acquire()
+        try:
+            await self._clean()
+        except BaseException:
+            self._lock.release()
+            raise
         batch = self._batch
         if batch is None:
             batch = self._batch = Batch()
@@ -338,8 +352,19 @@ class Database(MetaStore):
             batch.done.exception()  # retrieved: members that were cancelled do not log it as lost
 
     async def _commit_later(self, batch: Batch) -> None:
-        async with self._writer():
-            await self._commit(batch)
+        try:
+            async with self._writer():
+                await self._commit(batch)
+        finally:
+            if not batch.done.done():  # cancelled before its COMMIT (the loop is closing): nobody may wait on
+                self._abandon(batch)
+
+    def _abandon(self, batch: Batch) -> None:
+        """A batch that will not be committed: its members get an error, and if its BEGIN was sent, the next
+        one to take the writer rolls it back (a member may still be inside it, holding the writer)."""
+        if batch.begun:
+            self._dirty = True
+        self._fail(batch, RuntimeError("the transaction was not committed: its COMMIT was cancelled"))
 
     async def _settle(self) -> None:
         """With the writer lock: commit the open batch, if any."""
@@ -354,8 +379,17 @@ class Database(MetaStore):
             self._batch = None
         try:
             lost = await _send_commit(self.conn, batch)
+        except asyncio.CancelledError:
+            lost = batch.lost  # the call ran to its end regardless: its outcome is in the batch
+            self._settled(batch, lost)
+            raise
         except Exception as exc:
             lost = exc
+        self._settled(batch, lost)
+
+    def _settled(self, batch: Batch, lost: BaseException | None) -> None:
+        if batch.done.done():  # abandoned meanwhile (`_abandon`): its members were told already
+            return
         if lost is not None:
             self._fail(batch, lost)
             return

@@ -306,3 +306,43 @@ async def test_cancelled_members_leave_the_batch_whole(tmp_path: Path) -> None:
         assert not db.conn.in_transaction
     finally:
         await db.close()
+
+
+async def test_a_cancelled_commit_fails_its_members_instead_of_leaving_them_waiting(tmp_path: Path) -> None:
+    """When the loop closes, it cancels the task that would COMMIT: the members waiting for it must get an
+    error (not wait forever, which would hang the loop's shutdown), and the transaction left open is rolled
+    back by the next one to take the writer."""
+    db = Database(tmp_path / "z.db")
+    await db.open()
+    try:
+        holding, release = asyncio.Event(), asyncio.Event()
+
+        async def holder() -> None:
+            async with db.transaction() as conn:
+                await later(conn, PUT, ("k_held", "v"))
+                await conn.execute("SELECT 1")  # BEGIN sent; it holds the writer
+                holding.set()
+                await release.wait()
+
+        held = asyncio.create_task(holder())
+        await holding.wait()
+        waiting = asyncio.create_task(put_one(db, "k_waiting"))
+        await asyncio.sleep(0.02)
+        assert db._commits, "its COMMIT waits for the writer in a task"
+        for task in list(db._commits):
+            task.cancel()
+        with pytest.raises(RuntimeError, match="not committed"):
+            await asyncio.wait_for(waiting, 5)
+        release.set()
+        with pytest.raises(RuntimeError, match="not committed"):
+            await asyncio.wait_for(held, 5)
+        await put_one(db, "k_next")  # the abandoned transaction was rolled back first
+        assert await keys(db) == ["k_next"]
+        assert not db.conn.in_transaction
+    finally:
+        await db.close()
+
+
+async def put_one(db: Database, key: str) -> None:
+    async with db.transaction() as conn:
+        await later(conn, PUT, (key, "v"))
