@@ -68,7 +68,7 @@ def machine() -> str:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     return (
         f"{os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()} {platform.release()}, "
-        f"load average {load}"
+        f"load average {load}, CRIMECITY_DB_SYNC={os.environ.get('CRIMECITY_DB_SYNC') or 'full'}"
     )
 
 
@@ -332,7 +332,9 @@ async def _bot_main(conn: Any, db_path: str, base_url: str, gateway_url: str, us
     t0 = time.perf_counter()
     # CC_BENCH_SENDER=inline: the posts sent by the bot's own process, as before bot/sender.py
     inline = os.environ.get("CC_BENCH_SENDER") == "inline"
-    client = create_bot(db_path, Settings(command_sync="global", sender_process=0 if inline else 1))
+    # CRIMECITY_DB_SYNC=normal: the operators' faster commit (docs/operations.md)
+    sync = (os.environ.get("CRIMECITY_DB_SYNC") or "full").strip().lower()
+    client = create_bot(db_path, Settings(command_sync="global", sender_process=0 if inline else 1, db_sync=sync))
     if os.environ.get("CC_BENCH_GC_YOUNG"):  # diagnosis: the bot's young-generation threshold
         client.collector.young = int(os.environ["CC_BENCH_GC_YOUNG"])
     if os.environ.get("CC_BENCH_NO_OUTBOX"):  # diagnosis: the answer's own cost, without the outbox's posts

@@ -59,7 +59,8 @@ class GameBot(commands.Bot):
         sweep_now_and_then(self.http)
         self.shard_plan = shards
         self.settings = settings or Settings()
-        self.db = database_for(database)  # a SQLite path, or a postgresql:// URL shared with other processes
+        # a SQLite path, or a postgresql:// URL shared with other processes
+        self.db = database_for(database, self.settings.db_sync)
         self.presentations = presentations()
         self.host = Host(
             self.db, self.presentations, host_role=self.settings.host_role, computer_delay=self.settings.computer_delay

@@ -63,7 +63,14 @@ SETTINGS = (
         "1: the posts and DMs go out from a process of their own, so they never hold up an answer; 0: from the"
         " bot's own process",
     ),
+    Setting(
+        "CRIMECITY_DB_SYNC",
+        "full",
+        "full: a move is answered once its commit is on disk (fsync); normal: once the system holds it, which"
+        " a crash of the bot survives but a power cut may not, for faster answers",
+    ),
 )
+
 
 
 MAX_PICTURE_PROCESSES = 8
@@ -84,6 +91,7 @@ class Settings:
     picture_processes: int = 1  # worker processes drawing board pictures; 0: a thread of the bot's process
     # 1: posts and DMs sent by a process of their own (bot/sender.py); 0: by this one; -1: not valid
     sender_process: int = 1
+    db_sync: str = "full"  # "full" or "normal" (bot/storage/durability.py); anything else is refused by preflight
 
     @staticmethod
     def from_env(env: dict[str, str] | None = None) -> Settings:
@@ -100,6 +108,7 @@ class Settings:
             computer_delay=_scale(env.get("CRIMECITY_COMPUTER_DELAY")),
             picture_processes=_processes(env.get("CRIMECITY_PICTURE_PROCESSES")),
             sender_process=_switch(env.get("CRIMECITY_SENDER_PROCESS"), 1),
+            db_sync=(env.get("CRIMECITY_DB_SYNC") or "full").strip().lower(),
         )
 
     def shard_plan(self) -> ShardPlan:

@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 from .config import DEFAULT_DB, LOG_LEVELS, MAX_PICTURE_PROCESSES, Settings
 from .shards import ShardPlan, format_ids
+from .storage.durability import SYNCS
 
 NO_TOKEN = (
     "DISCORD_TOKEN is not set: create a bot in the Discord Developer Portal "
@@ -59,6 +60,12 @@ def check(settings: Settings) -> list[str]:
         found.append(
             "CRIMECITY_SENDER_PROCESS is not 1 or 0: set it to 1 (the default: a process of its own sends the posts"
             " and DMs) or 0 to send them from the bot's own process."
+        )
+    if settings.db_sync not in SYNCS:
+        found.append(
+            f"CRIMECITY_DB_SYNC={settings.db_sync!r} is not full or normal: set it to full (the default: a move is"
+            " answered once its commit is on disk) or normal (once the system holds it: faster, and a power cut"
+            " may lose the last moves)."
         )
     return [p for p in found if p]
 

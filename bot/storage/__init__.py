@@ -12,11 +12,13 @@ from .pg import PgDatabase, is_url
 Storage = Database | PgDatabase
 
 
-def database_for(value: str | Path) -> Storage:
+def database_for(value: str | Path, sync: str = "full") -> Storage:
     """The storage a database setting names: a `postgresql://user@host:port/db` URL, else a SQLite path
-    (or `:memory:`). Not opened yet: `await db.open()` connects and creates or migrates the schema."""
+    (or `:memory:`). Not opened yet: `await db.open()` connects and creates or migrates the schema.
+    `sync` (CRIMECITY_DB_SYNC): "full" waits for each commit to be on disk; "normal" only for the system
+    to hold it (SQLite's synchronous=NORMAL in WAL, PostgreSQL's synchronous_commit=off)."""
     text = str(value)
-    return PgDatabase(text) if is_url(text) else Database(text)
+    return PgDatabase(text, sync=sync) if is_url(text) else Database(text, sync=sync)
 
 
 __all__ = ["Conflict", "Database", "PgDatabase", "Storage", "database_for", "is_url"]

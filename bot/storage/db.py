@@ -42,6 +42,7 @@ import aiosqlite
 from ..aio import finish as _finish
 from .checkpoints import EVERY as CHECKPOINT_SECONDS
 from .checkpoints import Checkpointer
+from .durability import checked
 from .errors import Conflict
 from .meta import MetaStore
 from .pipeline import Batch, Pipelined
@@ -100,8 +101,9 @@ class Database(MetaStore):
     dialect = "sqlite"
     shared = False  # one process owns the file: what it read under a game's lock stays true until it writes
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, sync: str = "full") -> None:
         self.path = str(path)
+        self.sync = checked(sync)
         self._conn: aiosqlite.Connection | None = None
         self._readers: list[aiosqlite.Connection] = []  # every reader connection
         self._idle: list[aiosqlite.Connection] = []  # the readers not in use
@@ -139,7 +141,8 @@ class Database(MetaStore):
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         conn = await _connect(self.path)
         try:
-            for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON", "busy_timeout=5000"):
+            pragmas = ("journal_mode=WAL", f"synchronous={self.sync.upper()}", "foreign_keys=ON", "busy_timeout=5000")
+            for pragma in pragmas:
                 await conn.execute(f"PRAGMA {pragma}")
             self._conn = conn
             await self.migrate()

@@ -64,17 +64,24 @@ async def active_game_in_channel(conn: Any, channel_id: int) -> GameRow | None:
     return None if found is None else GameRow.from_row(found)
 
 
-async def active_games_of_user(conn: Any, user_id: int, kind: str | None = None) -> list[GameRow]:
-    """Games (not ended) where the user holds a seat or is the host."""
+def active_of_user(user_id: int, kind: str | None = None) -> tuple[str, list[Any]]:
+    """The query of `active_games_of_user`: by the `games_host` index and the seats' member indexes, so its
+    cost follows the user's games, not every game the server has played."""
     sql = (
-        "SELECT * FROM games WHERE status != ? AND (host_id = ? OR id IN"
-        f" (SELECT game_id FROM seats WHERE {HELD_BY}))"
+        "SELECT * FROM games WHERE id IN (SELECT id FROM games WHERE host_id = ?"
+        " UNION SELECT game_id FROM seats WHERE user_id = ? UNION SELECT game_id FROM seats WHERE partner_id = ?)"
+        " AND status != ?"
     )
-    args: list[Any] = [ENDED, user_id, user_id, user_id]
+    args: list[Any] = [user_id, user_id, user_id, ENDED]
     if kind is not None:
         sql += " AND kind = ?"
         args.append(kind)
-    return [GameRow.from_row(r) for r in await rows(conn, sql + " ORDER BY id", args)]
+    return sql + " ORDER BY id", args
+
+
+async def active_games_of_user(conn: Any, user_id: int, kind: str | None = None) -> list[GameRow]:
+    """Games (not ended) where the user holds a seat or is the host."""
+    return [GameRow.from_row(r) for r in await rows(conn, *active_of_user(user_id, kind))]
 
 
 def _sets(fields: dict[str, Any]) -> str:

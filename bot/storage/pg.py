@@ -32,6 +32,7 @@ from typing import Any
 import asyncpg
 
 from ..aio import finish as _finish
+from .durability import checked
 from .errors import Conflict
 from .meta import MetaStore
 from .pgsql import numbered, rowcount
@@ -144,7 +145,8 @@ class PgDatabase(MetaStore):
     dialect = "postgres"
     shared = True  # other processes may write meanwhile: nothing read outside a game's lock stays true
 
-    def __init__(self, url: str, *, pool_size: int = POOL) -> None:
+    def __init__(self, url: str, *, pool_size: int = POOL, sync: str = "full") -> None:
+        self.sync = checked(sync)
         self.path = url
         self.url = url
         self.pool_size = pool_size
@@ -169,7 +171,10 @@ class PgDatabase(MetaStore):
     async def open(self) -> None:
         if self._pool is not None:
             return
-        pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size, init=_init)
+        sync = {"synchronous_commit": "off" if self.sync == "normal" else "on"}  # "on" whatever the server's default
+        pool = await asyncpg.create_pool(
+            self.url, min_size=1, max_size=self.pool_size, init=_init, server_settings=sync
+        )
         assert pool is not None
         self._pool = pool
         try:

@@ -218,3 +218,16 @@ def test_the_token_never_appears_in_a_message(tmp_path: Path) -> None:
     run = run_bot(tmp_path, DISCORD_TOKEN=secret)
     one_line(run, "DISCORD_TOKEN does not look like a bot token")
     assert "Secret" not in run.stderr and _b64(b"hello") not in run.stderr
+
+
+@pytest.mark.parametrize("value", ["off", "fsync", "2"])
+def test_an_unknown_db_sync_is_refused_by_name(tmp_path: Path, value: str) -> None:
+    one_line(run_bot(tmp_path, DISCORD_TOKEN=TOKEN, CRIMECITY_DB_SYNC=value), f"CRIMECITY_DB_SYNC={value!r}",
+             "full or normal")
+
+
+def test_the_db_sync_setting_is_read_in_any_case(tmp_path: Path) -> None:
+    assert Settings.from_env({}).db_sync == "full"
+    for value, want in (("Normal", "normal"), (" FULL ", "full"), ("", "full")):
+        settings = Settings.from_env({"CRIMECITY_DB_SYNC": value, "CRIMECITY_DB": str(tmp_path / "a.db")})
+        assert settings.db_sync == want and not [p for p in preflight.check(settings) if "DB_SYNC" in p], value

@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from bot.storage import Conflict, Storage, database_for
+from bot.storage import games as games_repo
 from bot.storage import submissions as subs_repo
 from bot.storage import timers as timers_repo
 from bot.storage.models import RUNNING
@@ -26,9 +27,9 @@ async def opened(setting: str) -> Storage:
     return db
 
 
-async def new_game(db: Storage, channel: int, status: str = RUNNING) -> int:
+async def new_game(db: Storage, channel: int, status: str = RUNNING, host: int = 3) -> int:
     async with db.transaction() as conn:
-        return await insert(conn, GAME, ("crimecity", 1, channel, 3, status, 1.5))
+        return await insert(conn, GAME, ("crimecity", 1, channel, host, status, 1.5))
 
 
 async def test_an_empty_database_gets_its_schema_and_keeps_its_rows(db_setting: str) -> None:
@@ -99,6 +100,56 @@ async def test_a_read_sees_one_committed_snapshot(db_setting: str) -> None:
         assert before is not None and after is not None and before["value"] == after["value"] == "old"
     finally:
         await db.close()
+
+
+async def test_a_members_active_games_are_looked_up_not_scanned(db_setting: str) -> None:
+    """A command in a DM finds the caller's games by host and by seat, through indexes: with sequential scans
+    priced out (PostgreSQL) or in any case (SQLite), no plan reads every game."""
+    db = await opened(db_setting)
+    try:
+        hosted = await new_game(db, 20)  # host 3
+        seated = await new_game(db, 21, host=5)
+        other = await new_game(db, 22, host=5)
+        async with db.transaction() as conn:
+            for game, user in ((seated, 3), (other, 4)):
+                await run(conn, "INSERT INTO seats(game_id, seat, join_seq, user_id, user_name, display_name,"
+                          " joined_at) VALUES (?, 's1', 1, ?, 'x', 'x', 1.0)", (game, user))
+        sql, args = games_repo.active_of_user(3, "crimecity")
+        async with db.read() as conn:
+            assert [g.id for g in await games_repo.active_games_of_user(conn, 3, "crimecity")] == [hosted, seated]
+            if db.dialect == "postgres":
+                await run(conn, "SET LOCAL enable_seqscan = off")
+                plan = " ".join(r[0] for r in await rows(conn, "EXPLAIN " + sql, args))
+                assert "Seq Scan on games" not in plan and "games_host" in plan, plan
+            else:
+                plan = " ".join(r["detail"] for r in await rows(conn, "EXPLAIN QUERY PLAN " + sql, args))
+                assert "SCAN games" not in plan and "games_host" in plan, plan
+    finally:
+        await db.close()
+
+
+@pytest.mark.parametrize("sync", ["full", "normal"])
+async def test_the_sync_setting_reaches_every_connection_that_commits(db_setting: str, sync: str) -> None:
+    """CRIMECITY_DB_SYNC: full waits for the disk (SQLite FULL, PostgreSQL synchronous_commit on), normal only
+    for the system (NORMAL, off); a transaction commits either way."""
+    db = database_for(db_setting, sync)
+    await db.open()
+    try:
+        await new_game(db, 30)
+        async with db.transaction() as conn:  # the writer's own setting (a reader commits nothing)
+            if db.dialect == "postgres":  # the test server's default is off: full sets it on
+                found = await row(conn, "SHOW synchronous_commit")
+                assert found is not None and found[0] == {"full": "on", "normal": "off"}[sync]
+            else:
+                found = await row(conn, "PRAGMA synchronous")
+                assert found is not None and found[0] == {"full": 2, "normal": 1}[sync]
+    finally:
+        await db.close()
+
+
+def test_an_unknown_sync_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="sync must be one of full, normal, not 'off'"):
+        database_for("x.db", "off")
 
 
 async def test_the_guarded_submission_lands_only_at_its_decision(db_setting: str) -> None:
