@@ -4,6 +4,7 @@ JSON path), building the first state (with or without `start`), running the acti
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,6 +18,8 @@ from .views import hands, public_state
 
 FORMAT = "organizedcrime-replay/1"
 RESULT_FORMAT = "organizedcrime-result/1"
+HITMAN_KEY = re.compile(r"[1-9][0-9]{0,8}")  # ASCII digits ("²" is a digit to str.isdigit), no leading zero
+MONEY_DIGITS = 4000  # a sum of the game stays writable as JSON (Python writes integers of up to 4300 digits)
 
 
 class FileChance:
@@ -92,6 +95,8 @@ def _lst(value: Any, at: str) -> list[Any]:
 
 def _money(value: Any, at: str, c: Content) -> int:
     m = _int(value, at)
+    if m >= 10**MONEY_DIGITS:
+        raise FormatError(f"{at}: money of more than {MONEY_DIGITS} digits")
     if m < 0 or m % c.n("money_unit"):
         raise FormatError(f"{at}: money must be a non-negative multiple of {c.n('money_unit')}, not {m}")
     return m
@@ -300,8 +305,9 @@ def _start_player(c: Content, st: State, p: str, doc: Any, bases: dict[str, int]
     hitmen = _obj(_get(doc, "hitmen", {}), f"{at}.hitmen")
     top = 0
     for key, space in hitmen.items():
-        if not key.isdigit() or key != str(int(key)) or int(key) < 1:
-            raise FormatError(f"{at}.hitmen.{key}: a Hit-Man number is an integer of at least 1")
+        if HITMAN_KEY.fullmatch(key) is None:
+            raise FormatError(f"{at}.hitmen.{key}: a Hit-Man number is an integer from 1 up, in digits 0-9 without"
+                              " a leading zero, and at most 9 of them")
         _space(c, space, f"{at}.hitmen.{key}", own_spaces)
         if c.kinds[space] == "boss":
             raise FormatError(f"{at}.hitmen.{key}: a Hit-Man on a boss space")

@@ -55,7 +55,9 @@ def owner(piece: str) -> str:
 
 @lru_cache(maxsize=8192)
 def number(piece: str) -> int:
-    return int(piece.rsplit(":", 1)[1])
+    digits = piece.rsplit(":", 1)[1]
+    # No piece has a number of 19 digits; one read from a file may have thousands, which int() refuses to read.
+    return int(digits) if len(digits) < 19 else 10**18
 
 
 def seat(st: State, player: str) -> int:

@@ -10,6 +10,8 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+import pytest
+
 from rules.contract import FormatError
 from rules.organizedcrime.game import GAME
 
@@ -66,3 +68,43 @@ def test_mutated_files_give_a_result_or_a_format_error() -> None:
         except FormatError:
             outcomes["format"] += 1
     assert outcomes["ok"] > 100 and outcomes["format"] > 100, outcomes
+
+
+def _s01() -> dict[str, Any]:
+    return json.loads(next(iter(sorted(GOLDEN.glob("s01*.replay.json")))).read_text())
+
+
+def test_a_hitman_number_in_other_digits_or_thousands_of_them_is_a_format_error_naming_it() -> None:
+    for key in ("²", "١", "1" * 5000, "01", "0"):
+        doc = _s01()
+        player = doc["players"][0]
+        doc["start"]["players"].setdefault(player, {})["hitmen"] = {key: "o02"}
+        with pytest.raises(FormatError, match=rf"^start\.players\.{player}\.hitmen\.{key[:50]}"):
+            GAME.replay(doc)
+
+
+def test_money_of_thousands_of_digits_is_a_format_error_and_any_sum_of_the_game_can_be_written() -> None:
+    doc = _s01()
+    player = doc["players"][0]
+    doc["start"]["players"].setdefault(player, {})["money"] = int("9" * 3997 + "0000")
+    with pytest.raises(FormatError, match=rf"^start\.players\.{player}\.money: money of more than 4000 digits"):
+        GAME.replay(doc)
+    doc["start"]["players"][player]["money"] = int("9" * 3996 + "0000")
+    json.dumps(GAME.replay(doc))  # the largest accepted money, played on, is still written
+
+
+def _golden(name: str) -> dict[str, Any]:
+    return json.loads((GOLDEN / f"{name}.replay.json").read_text())
+
+
+def test_a_piece_of_thousands_of_digits_in_an_action_is_refused_not_a_crash() -> None:
+    big = "1" * 5000
+    for name, action, code in (
+        ("s05_o05", {"by": "yellow", "act": "hit", "card": "PW09", "targets": [f"green:{big}", "green:2"]},
+         "bad_target"),
+        ("s25_choice", {"by": "yellow", "act": "remove", "pieces": [f"yellow:{big}", "yellow:1"]}, "bad_piece"),
+    ):
+        doc = _golden(name)
+        doc["actions"].append(action)
+        last = GAME.replay(doc)["log"][-1]
+        assert last["refused"] is not None and last["refused"]["code"] == code, (name, last["refused"])
