@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -54,7 +55,7 @@ def load(path: str) -> Any:
     except OSError as e:
         raise FormatError(f"{path}: cannot be read ({e.strerror or e.__class__.__name__})") from None
     try:
-        doc = json.loads(text, parse_constant=_not_json)
+        doc = json.loads(text, parse_constant=_not_json, parse_int=_integer)
     except _NotJson as e:
         raise FormatError(f"{path}: not valid JSON ({e} is not a JSON value)") from None
     except json.JSONDecodeError as e:
@@ -69,6 +70,17 @@ def load(path: str) -> Any:
 
 class _NotJson(ValueError):
     pass
+
+
+HUGE_DIGITS = 4000
+
+
+def _integer(digits: str) -> int | float:
+    """An integer of the file. Python reads none of more than 4,300 digits: one of more than HUGE_DIGITS is read as
+    an infinity, which `check_text` refuses by its field, as it does 1e400."""
+    if len(digits) <= HUGE_DIGITS:
+        return int(digits)
+    return -math.inf if digits.startswith("-") else math.inf
 
 
 def _not_json(name: str) -> Any:

@@ -78,3 +78,18 @@ def test_content_is_refused_for_a_game_without_content(tmp_path: Path) -> None:
     r = run("replay", str(f), "--content", str(tmp_path))
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.strip() == "error: --content: Crime City has no content to replace"
+
+
+def test_an_integer_of_thousands_of_digits_is_refused_by_its_field(tmp_path: Path) -> None:
+    """Python reads no integer of more than 4,300 digits: the reader takes one that long as beyond range and names
+    its field, as for 1e400 (401 digits are read, and the count is refused `malformed`)."""
+    doc = with_steps(golden("s02_large_block_west"), [
+        {"player": "ann", "action": {"kind": "move", "from": "0,0", "to": "h:0,0", "count": 987654321}}], keep=0)
+    path = tmp_path / "n401.json"
+    path.write_text(json.dumps(doc).replace("987654321", "9" * 401))
+    r = run("replay", str(path))
+    assert r.returncode == 0 and json.loads(r.stdout)["steps"][0]["refused"]["code"] == "malformed"
+    path.write_text(json.dumps(doc).replace("987654321", "9" * 5000))
+    r = run("replay", str(path))
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip() == "error: steps[0].action.count: the number is out of range (beyond a double's)"
