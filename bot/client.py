@@ -123,6 +123,9 @@ class GameBot(commands.Bot):
             self._health = HealthServer(self.readiness, lambda: self.db.fetchone("SELECT 1"))
             await self._health.start(*address)
         await self.db.open()
+        if self.settings.db_sync != "full":
+            log.info("storage: a commit waits for the system to hold it, not for the disk (CRIMECITY_DB_SYNC=%s)",
+                     self.settings.db_sync)
         if self.delivery.painter is not None:
             self.delivery.painter.warm()  # the workers import the games while the bot connects
         for presentation in self.presentations.values():

@@ -32,6 +32,25 @@ async def test_sigkill_while_five_submit_and_a_round_resolves(tmp_path: Path) ->
     assert f.kills >= 4 and f.acked >= 5 and f.phases_resolved >= 2, f.line()
 
 
+async def test_sigkill_loses_nothing_with_commits_that_wait_for_the_system_only(tmp_path: Path) -> None:
+    """CRIMECITY_DB_SYNC=normal: a killed process's commits are in the system's hands, so none is lost."""
+    async with FakeDiscord() as fd:
+        world = CrashWorld(fd, tmp_path / "crimecity.db", tmp_path / "bot.log", seed=5)
+        world.env["CRIMECITY_DB_SYNC"] = "normal"
+        try:
+            await world.start()
+            window = max(0.2, await world.measure())
+            while world.figures.kills < 3:
+                await world.step(window, recovery_kill_p=0.5)
+        finally:
+            await world.stop()
+    f = world.figures
+    assert "CRIMECITY_DB_SYNC=normal" in world.log_path.read_text()
+    assert f.problems == [], f.problems
+    assert f.lost == f.duplicate_posts == f.duplicate_dms == f.integrity_failures == 0
+    assert f.kills >= 3 and f.acked >= 5, f.line()
+
+
 async def test_sigterm_closes_gateway_and_database_and_keeps_everything(tmp_path: Path) -> None:
     db = tmp_path / "crimecity.db"
     async with FakeDiscord() as fd:
