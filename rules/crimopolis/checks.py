@@ -66,7 +66,7 @@ class _Checks:
 
     def time(self, cost: int) -> None:
         if cost > self.s.hours:
-            raise No("time", f"Not enough hours: this costs {cost}, {self.s.hours} left (R33).")
+            raise No("time", f"not enough hours: this costs {cost}, {self.s.hours} left (R33).")
 
     def home(self, which: str) -> str | None:
         s = self.s

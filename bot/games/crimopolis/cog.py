@@ -35,6 +35,7 @@ from ...host import (
 from . import moves, rules_pages, texts
 from .choices import CHOICES, LEGAL, MAX, choices, distinct, pick
 from .names import Names, hours
+from .narrowing import narrowed
 from .notation import parse_fortunes, parse_sources, sources_text
 from .panel import open_screen, screen_for, view_of
 from .prefs import CHOICES as PREF_CHOICES
@@ -190,6 +191,10 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     def _opt(self, interaction: discord.Interaction, name: str) -> str | None:
         value = getattr(interaction.namespace, name, None)
         return None if value in (None, "") else str(value)
+
+    def _filled(self, interaction: discord.Interaction, *names: str) -> dict[str, str | None]:
+        """The other options as filled in so far, by their Discord names."""
+        return {name: self._opt(interaction, name) for name in names}
 
     async def _play(self, interaction: discord.Interaction, build: moves.Build, game: str | None) -> None:
         """Defer (Discord's 3 seconds), send the action, answer with what was done and what follows.
@@ -381,50 +386,37 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     @move.autocomplete("from_")
     async def _move_from_ac(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         # commands.md: choices from the state and the options already filled in, whichever came first
-        dst, count = self._opt(interaction, "to"), self._opt(interaction, "count")
+        filled = self._filled(interaction, "to", "count")
 
         def make(turn: Turn, actions: list[dict[str, Any]], n: Names) -> Iterable[tuple[str, str]]:
-            want = None if dst is None else _canon(dst, n)
             return (
                 (n.place(a["from"], me=turn.seat), a["from"])
-                for a in actions
-                if a["kind"] == "move" and (want is None or a["to"] == want)
-                and (count is None or str(a["count"]) == str(count).strip())
+                for a in narrowed(actions, "move", filled, n, turn.roster.name_of)
             )
 
         return await self._complete(interaction, current, make)
 
     @move.autocomplete("to")
     async def _move_to_ac(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        src = self._opt(interaction, "from")
+        filled = self._filled(interaction, "from", "count")
 
         def make(turn: Turn, actions: list[dict[str, Any]], n: Names) -> Iterable[tuple[str, str]]:
-            want = None if src is None else _canon(src, n)
             return (
                 (n.place(a["to"], me=turn.seat), a["to"])
-                for a in actions
-                if a["kind"] == "move" and (want is None or a["from"] == want)
+                for a in narrowed(actions, "move", filled, n, turn.roster.name_of)
             )
 
         return await self._complete(interaction, current, make)
 
     @move.autocomplete("count")
     async def _move_count_ac(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
-        src, dst = self._opt(interaction, "from"), self._opt(interaction, "to")
+        filled = self._filled(interaction, "from", "to")
         try:
             found = await self._legal(interaction)
             if found is None:
                 return []
-            _turn, actions, n = found
-            counts = sorted(
-                {
-                    a["count"]
-                    for a in actions
-                    if a["kind"] == "move"
-                    and (src is None or a["from"] == _canon(src, n))
-                    and (dst is None or a["to"] == _canon(dst, n))
-                }
-            )
+            turn, actions, n = found
+            counts = sorted({a["count"] for a in narrowed(actions, "move", filled, n, turn.roster.name_of)})
             return [Choice(name=str(k), value=k) for k in counts if not current or str(k).startswith(str(current))]
         except Exception:
             log.debug("count autocomplete gave nothing", exc_info=True)
@@ -445,21 +437,18 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         await self._play(interaction, build, game)
 
     async def _blocks(self, interaction: discord.Interaction, current: str, kind: str) -> list[Choice[str]]:
+        filled = self._filled(interaction, "card", "from", "fortunes")  # a job's; occupy and takeover have `from`
+
         def make(turn: Turn, actions: list[dict[str, Any]], n: Names) -> Iterable[tuple[str, str]]:
-            return ((n.block(a["block"]), a["block"]) for a in actions if a["kind"] == kind)
+            return ((n.block(a["block"]), a["block"]) for a in narrowed(actions, kind, filled, n, turn.roster.name_of))
 
         return await self._complete(interaction, current, make)
 
     async def _sources(self, interaction: discord.Interaction, current: str, kind: str) -> list[Choice[str]]:
-        block, card = self._opt(interaction, "block"), self._opt(interaction, "card")
+        filled = self._filled(interaction, "block", "card", "fortunes")
 
         def make(turn: Turn, actions: list[dict[str, Any]], n: Names) -> Iterable[tuple[str, str]]:
-            want = None if block is None else _canon(block, n)
-            for a in actions:
-                if a["kind"] != kind or (want is not None and a["block"] != want):
-                    continue
-                if card is not None and a.get("card") != card.strip().upper():
-                    continue
+            for a in narrowed(actions, kind, filled, n, turn.roster.name_of):
                 text = sources_text(a["from"])
                 yield (f"{text} → {n.block(a['block'])}", text)
 
@@ -530,21 +519,17 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     async def _job_card_ac(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         from . import names as nm
 
+        filled = self._filled(interaction, "block", "from", "fortunes")
+
         def make(turn: Turn, actions: list[dict[str, Any]], n: Names) -> Iterable[tuple[str, str]]:
-            return ((nm.job_detail(a["card"]), a["card"]) for a in actions if a["kind"] == "job")
+            found = narrowed(actions, "job", filled, n, turn.roster.name_of)
+            return ((nm.job_detail(a["card"]), a["card"]) for a in found)
 
         return await self._complete(interaction, current, make)
 
     @job.autocomplete("block")
     async def _job_block_ac(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        card = self._opt(interaction, "card")
-
-        def make(turn: Turn, actions: list[dict[str, Any]], n: Names) -> Iterable[tuple[str, str]]:
-            for a in actions:
-                if a["kind"] == "job" and (card is None or a["card"] == card.strip().upper()):
-                    yield (n.block(a["block"]), a["block"])
-
-        return await self._complete(interaction, current, make)
+        return await self._blocks(interaction, current, "job")
 
     @job.autocomplete("from_")
     async def _job_from_ac(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -554,22 +539,12 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     async def _job_fortunes_ac(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         from . import names as nm
 
-        card, block, src = (
-            self._opt(interaction, "card"),
-            self._opt(interaction, "block"),
-            self._opt(interaction, "from"),
-        )
+        filled = self._filled(interaction, "card", "block", "from")
 
         def make(turn: Turn, actions: list[dict[str, Any]], n: Names) -> Iterable[tuple[str, str]]:
             yield ("no fortune", "none")
-            for a in actions:
-                if a["kind"] != "job" or not a["fortunes"]:
-                    continue
-                if card is not None and a["card"] != card.strip().upper():
-                    continue
-                if block is not None and a["block"] != _canon(block, n):
-                    continue
-                if src is not None and sources_text(a["from"]) != " ".join(src.split()):
+            for a in narrowed(actions, "job", filled, n, turn.roster.name_of):
+                if not a["fortunes"]:
                     continue
                 yield (", ".join(nm.card(f) for f in a["fortunes"]), " ".join(a["fortunes"]))
 
@@ -608,19 +583,20 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     async def _fortune_card_ac(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         from . import names as nm
 
+        filled = self._filled(interaction, "target")
+
         def make(turn: Turn, actions: list[dict[str, Any]], n: Names) -> Iterable[tuple[str, str]]:
-            return ((nm.fortune_detail(a["card"]), a["card"]) for a in actions if a["kind"] == "fortune")
+            found = narrowed(actions, "fortune", filled, n, turn.roster.name_of)
+            return ((nm.fortune_detail(a["card"]), a["card"]) for a in found)
 
         return await self._complete(interaction, current, make)
 
     @fortune.autocomplete("target")
     async def _fortune_target_ac(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        card = self._opt(interaction, "card")
+        filled = self._filled(interaction, "card")
 
         def make(turn: Turn, actions: list[dict[str, Any]], n: Names) -> Iterable[tuple[str, str]]:
-            for a in actions:
-                if a["kind"] != "fortune" or (card is not None and a["card"] != card.strip().upper()):
-                    continue
+            for a in narrowed(actions, "fortune", filled, n, turn.roster.name_of):
                 if "to" in a:
                     yield ({"hq": "your Headquarters", "safe_house": "your Safe House"}[a["to"]], a["to"])
                 elif "block" in a:
@@ -859,16 +835,3 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
     ):  # fmt: skip
         _command.autocomplete("game")(_games)
     del _command
-
-
-def _canon(loc: str, n: Names) -> str:
-    """A typed location as the rules name it: a block by its id (any of its cells), a street as typed."""
-    loc = " ".join(loc.split())
-    if loc[:2].lower() in ("h:", "v:"):
-        return loc.lower()
-    parts = loc.split(" ")
-    if len(parts) == 2 and parts[1].upper() in ("N", "E", "S", "W"):
-        from .notation import street_of_side
-
-        return street_of_side(parts[0], parts[1])
-    return n.block_of(loc)

@@ -89,7 +89,8 @@ def movers(ctx: Context, current: str) -> list[Choice]:
 
 def shares(ctx: Context, piece_text: str | None, current: str) -> list[Choice]:
     piece = _maybe_piece(ctx, piece_text)
-    found = sorted({a["share"] for a in of(ctx, "move") if piece is None or a["piece"] == piece}, reverse=True)
+    # in `legal` order, the first of each share (commands.md): ascending for one piece
+    found = list(dict.fromkeys(a["share"] for a in of(ctx, "move") if piece is None or a["piece"] == piece))
     return pick(((f"{k} counts", str(k)) for k in found), current)
 
 

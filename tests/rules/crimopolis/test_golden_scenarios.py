@@ -183,6 +183,8 @@ def test_s7_move_costs() -> None:
     assert refused(out) == [None, None, "not_yours", None, None, None, None, "no_gangsters", None, None, "time", None]
     left = [s["state"]["turn"]["hours"] for s in out["steps"][:11]]
     assert left == [6, 6, 6, 3, 3, 2, 2, 2, 1, 0, 0]
+    # commands.md: a refusal names the rule in its words ("not enough hours"), as the bot shows it after "not allowed"
+    assert out["steps"][10]["refused"]["message"].startswith("not enough hours: this costs ")
     assert out["steps"][8]["state"]["city"]["blocks"]["0,1"]["gangsters"] == {}
     end = out["steps"][11]
     assert [strip(e) for e in end["events"]] == [

@@ -159,6 +159,13 @@ async def test_board_status_and_autocomplete(cp: CpTable, fixed_seed: None) -> N
     for c in narrowed:
         assert far in {x["value"] for x in await t.ac(member, "move", "to", **{"from": c["value"]})}
     assert await t.ac(member, "move", "from", to="99,99") == [], "no gangster can go there"
+    for k in (1, 3):  # `to` honours a count filled in first
+        narrowed = await t.ac(member, "move", "to", **{"from": froms[0]["value"], "count": k})
+        assert narrowed or k > 1, "one gangster can always go"
+        for c in narrowed:
+            assert c["value"] in {x["value"] for x in tos}
+            assert k in {x["value"] for x in await t.ac(member, "move", "count", **{"from": froms[0]["value"],
+                                                                                     "to": c["value"]})}
     assert await t.ac(member, "move", "from", count=3) == [] or all(
         3 in {x["value"] for x in await t.ac(member, "move", "count", **{"from": c["value"]})}
         for c in await t.ac(member, "move", "from", count=3))

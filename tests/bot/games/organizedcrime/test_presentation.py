@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from random import Random
+from typing import Any
 
 import pytest
 
@@ -185,3 +186,12 @@ def test_notation_refuses_words_left_over() -> None:
                  "vote abstain now", "rub green:1 yellow:2", "move green:1 4 5"):
         with pytest.raises(ParseError):
             read(text, names, "p1")
+
+
+def test_the_share_autocomplete_is_in_legal_order(monkeypatch: Any) -> None:
+    """commands.md: autocomplete gives the first 25 of the engine's `legal` list in its order (shares ascending)."""
+    from bot.games.organizedcrime import choices
+
+    legal = [{"act": "move", "by": "green", "piece": p, "share": k} for p in ("green:0", "green:1") for k in (3, 4)]
+    monkeypatch.setattr(choices, "legal", lambda ctx: legal)
+    assert [value for _, value in choices.shares(None, None, "")] == ["3", "4"]  # type: ignore[arg-type]
