@@ -134,14 +134,21 @@ class Reports:
                 await outbox_repo.mark_inbox_read(conn, game_id, seat, self.clock(), ids=ids)
 
     async def history(
-        self, caller: Caller, kind: str, page: int = 1, *, visible: Callable[[int], bool] | None = None
+        self,
+        caller: Caller,
+        kind: str,
+        page: int = 1,
+        *,
+        visible: Callable[[int], bool] | None = None,
+        played: bool = False,
     ) -> History:
         """The server's ended games of this kind, newest first. `visible(channel_id)`: whether the caller
-        may see that channel (games of channels they cannot see are left out)."""
+        may see that channel (games of channels they cannot see are left out). `played`: only games that
+        started (a lobby closed by its host is left out)."""
         if not caller.in_guild:
             raise UserError(f"Use /{kind} history in a server channel: it lists that server's games.")
         async with self.db.read() as conn:
-            ids = await self._ended_ids(conn, caller, kind, visible)
+            ids = await self._ended_ids(conn, caller, kind, visible, played=played)
             pages = max(1, -(-len(ids) // PER_PAGE))
             page = min(max(page, 1), pages)
             games = await self._games(conn, ids[(page - 1) * PER_PAGE : page * PER_PAGE])
@@ -155,11 +162,12 @@ class Reports:
             return await self._games(conn, (await self._ended_ids(conn, caller, kind, None))[:limit])
 
     async def _ended_ids(
-        self, conn: Any, caller: Caller, kind: str, visible: Callable[[int], bool] | None
+        self, conn: Any, caller: Caller, kind: str, visible: Callable[[int], bool] | None, *, played: bool = False
     ) -> list[int]:
+        started = " AND started_at IS NOT NULL" if played else ""
         found = await rows(
             conn,
-            "SELECT id, channel_id FROM games WHERE guild_id = ? AND kind = ? AND status = ?"
+            f"SELECT id, channel_id FROM games WHERE guild_id = ? AND kind = ? AND status = ?{started}"
             " ORDER BY ended_at DESC, id DESC",
             (caller.guild_id, kind, ENDED),
         )

@@ -111,7 +111,7 @@ async def board(host: Host, caller: Caller, game_opt: str | None) -> tuple[list[
 
 
 async def history_embed(host: Host, caller: Caller, page: int = 1) -> discord.Embed:
-    found = await host.reports.history(caller, KIND, page)
+    found = await host.reports.history(caller, KIND, page, played=True)  # commands.md: finished games
     embed = discord.Embed(title=f"{GAME.info.title} — finished games in this server", colour=EMBED_COLOUR)
     if not found.total:
         embed.description = "No game has finished here yet."

@@ -197,7 +197,7 @@ async def board_of(host: Host, caller: Caller, game_opt: str | None) -> tuple[st
 
 
 async def history_embed(host: Host, caller: Caller, page: int = 1) -> discord.Embed:
-    found = await host.reports.history(caller, KIND, page)
+    found = await host.reports.history(caller, KIND, page, played=True)  # commands.md: finished games
     embed = discord.Embed(title="Organized Crime — finished games in this server", colour=EMBED_COLOUR)
     if not found.total:
         embed.description = "No game has finished here yet."

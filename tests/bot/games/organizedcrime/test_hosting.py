@@ -229,6 +229,8 @@ async def test_a_lobby_closed_by_its_host_says_so_and_has_nothing_to_export(tabl
     await t.idle()
     lobby = t.fd.channel_messages(t.chan)[0].text()
     assert "closed this lobby before the game started" in lobby and "Join with" not in lobby, lobby
+    history = await oc(t, t.players["andy"], "history")  # commands.md: the server's finished games
+    assert "No game has finished here yet" in history.text(), repr(history.text())
 
 
 async def test_the_lobby_post_says_when_the_game_has_started(table: Table, monkeypatch) -> None:
