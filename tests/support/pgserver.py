@@ -162,11 +162,11 @@ def redirecting(server: PgServer) -> object:
                 await conn.close()
             await super().open()
 
-    def choose(value: object) -> Storage:
+    def choose(value: object, sync: str = "full") -> Storage:
         text = str(value)
         if is_url(text) or text == ":memory:" or text.startswith("file:"):
-            return database_for(text)
+            return database_for(text, sync)
         digest = hashlib.blake2b(os.path.abspath(text).encode(), digest_size=8).hexdigest()
-        return OnDemand(server.url(f"p{digest}"))
+        return OnDemand(server.url(f"p{digest}"), sync=sync)
 
     return choose
