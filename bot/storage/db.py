@@ -3,16 +3,17 @@
 Connections (each an aiosqlite connection, so every statement runs on that connection's own thread
 and nothing blocks the event loop):
 
-- **the writer** (WAL, synchronous=FULL, foreign_keys, busy_timeout). One asyncio lock guards its
-  round trips, so no transaction's statements run inside another's, and none sees another's
-  half-written rows.
+- **the writer** (WAL, synchronous=FULL or, with CRIMECITY_DB_SYNC=normal, NORMAL; foreign_keys,
+  busy_timeout). One asyncio lock guards its round trips, so no transaction's statements run inside
+  another's, and none sees another's half-written rows.
 - **the readers** (`Database.READERS` of them, `query_only=ON`), used by `read()`, `fetchone()` and
   `fetchall()`, so reads run side by side. With WAL they see committed data only and never wait for
   the writer or its fsync. `:memory:` has no readers (a second connection would be another, empty
   database): reads share the writer.
 
 `transaction()` is BEGIN IMMEDIATE ... COMMIT, rolled back on any exception, and returns only once
-COMMIT has returned, i.e. once the changes are on disk (synchronous=FULL).
+COMMIT has returned, i.e. once the changes are on disk (synchronous=FULL; with NORMAL, once the
+system holds them).
 
 Group commit (bot/storage/pipeline.py): transactions that end while a COMMIT is on its way share the
 next BEGIN IMMEDIATE, each inside a SAVEPOINT (so a failing one rolls back only its own changes), and
