@@ -333,7 +333,7 @@ async def _bot_main(conn: Any, db_path: str, base_url: str, gateway_url: str, us
     # CC_BENCH_SENDER=inline: the posts sent by the bot's own process, as before bot/sender.py
     inline = os.environ.get("CC_BENCH_SENDER") == "inline"
     # CRIMECITY_DB_SYNC=normal: the operators' faster commit (docs/operations.md)
-    sync = (os.environ.get("CRIMECITY_DB_SYNC") or "full").strip().lower()
+    sync = Settings.from_env().db_sync
     client = create_bot(db_path, Settings(command_sync="global", sender_process=0 if inline else 1, db_sync=sync))
     if os.environ.get("CC_BENCH_GC_YOUNG"):  # diagnosis: the bot's young-generation threshold
         client.collector.young = int(os.environ["CC_BENCH_GC_YOUNG"])

@@ -12,6 +12,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from .content import Content
+from .state import number, owner
 
 
 class Node(NamedTuple):
@@ -23,16 +24,6 @@ class Node(NamedTuple):
     removed: frozenset[str]
     dead: frozenset[str]
     terminal: bool
-
-
-def owner(piece: str) -> str:
-    return piece.rsplit(":", 1)[0]
-
-
-def number(piece: str) -> int:
-    digits = piece.rsplit(":", 1)[1]
-    # No piece has a number of 19 digits; one read from a file may have thousands, which int() refuses to read.
-    return int(digits) if len(digits) < 19 else 10**18
 
 
 class Walk:

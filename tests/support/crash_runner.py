@@ -45,8 +45,7 @@ def main(argv: list[str]) -> int:
         import bot.storage.timers
 
         bot.storage.timers.LEASE = float(lease)
-    sync = os.environ.get("CRIMECITY_DB_SYNC") or "full"
-    client = create_bot(db, Settings(command_sync="global", db_sync=sync), **shards)
+    client = create_bot(db, Settings(command_sync="global", db_sync=Settings.from_env().db_sync), **shards)
     client._connection.guild_ready_timeout = 0.02
 
     async def no_wait(shard_id: int | None, initial: bool = False) -> None:
