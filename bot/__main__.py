@@ -1,7 +1,8 @@
 """`python -m bot`: run the bot with settings from the environment or a .env file.
 
 Exit status: 0 after a clean stop (SIGTERM, SIGINT), 1 when Discord cannot be reached or start-up
-fails, 2 for a problem in the settings (one line each, before anything connects).
+fails, 2 for a problem in the settings (one line each, before anything connects), 3 when CRIMECITY_CONTENT
+names content that cannot be played (as `python -m rules` refuses broken content, errata E31).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dotenv import find_dotenv, load_dotenv
 
 from . import create_bot, preflight, startup
 from .config import SETTINGS, Settings
+from .content import ContentChanged
 from .health import HealthPortUnavailable
 
 log = logging.getLogger("bot")
@@ -59,7 +61,8 @@ def parser() -> argparse.ArgumentParser:
         epilog=(
             "settings (environment variables, or a .env file in the working directory or above it):\n"
             f"{settings}\n\n"
-            "exit status: 0 after a clean stop, 1 when Discord cannot be reached, 2 for a settings problem.\n\n"
+            "exit status: 0 after a clean stop, 1 when Discord cannot be reached, 2 for a settings problem, 3 for\n"
+            "content (CRIMECITY_CONTENT) that cannot be played.\n\n"
             "python -m bot migrate-db --from sqlite:PATH --to postgresql://...  copies a SQLite database (games\n"
             "in progress too) into an empty PostgreSQL one; see its --help.\n"
             "See docs/operations.md."
@@ -103,10 +106,11 @@ def main(argv: list[str] | None = None) -> int:
     load_dotenv(find_dotenv(usecwd=True))
     settings = Settings.from_env()
     problems = preflight.check(settings)
-    if problems:
-        for problem in problems:
+    content = preflight.content_problem(settings.content)
+    if problems or content:
+        for problem in [*problems, *([content] if content else [])]:
             print(problem, file=sys.stderr)
-        return 2
+        return 2 if problems else 3
     assert settings.token is not None  # preflight refused a missing one
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     startup.quiet_voice()
@@ -126,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     except HealthPortUnavailable as exc:
         print(exc, file=sys.stderr)
         return 1
+    except ContentChanged as exc:
+        print(exc, file=sys.stderr)
+        return 3
     except (sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
         # the database failed after its checks (disk full, removed, a server refusing the connection, ...)
         detail = " ".join(str(exc).split()) or "no detail"

@@ -14,9 +14,10 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from . import content
 from .collector import Collector
 from .config import Settings
-from .games import picture, presentations
+from .games import picture, presentations, use_content
 from .games.league_cog import LeagueCog, leagues
 from .health import HealthServer, Readiness
 from .host import Host
@@ -62,12 +63,16 @@ class GameBot(commands.Bot):
         # a SQLite path, or a postgresql:// URL shared with other processes
         self.db = database_for(database, self.settings.db_sync)
         self.presentations = presentations()
+        # Process-wide, as the presentations are: the last bot built in a process chooses for all of them.
+        self.content_ids = content.use(self.settings.content, self.presentations)
         self.host = Host(
             self.db, self.presentations, host_role=self.settings.host_role, computer_delay=self.settings.computer_delay
         )
         self.delivery = Delivery(self.db, self, renderer=self._picture)
         if self.settings.picture_processes > 0:
-            self.delivery.painter = Painter(picture, self.settings.picture_processes)
+            self.delivery.painter = Painter(
+                picture, self.settings.picture_processes, prepare=use_content, content=self.settings.content
+            )
         if self.settings.sender_process > 0:
             self.delivery.sender = ProcessSender(self)
         self.host.draw = self.delivery.picture
@@ -123,6 +128,9 @@ class GameBot(commands.Bot):
             self._health = HealthServer(self.readiness, lambda: self.db.fetchone("SELECT 1"))
             await self._health.start(*address)
         await self.db.open()
+        await content.check_stored(self.db, self.presentations)
+        for kind, name in self.content_ids.items():
+            log.info("%s plays the content %r (CRIMECITY_CONTENT)", kind, name)
         if self.settings.db_sync != "full":
             log.info("storage: a commit waits for the system to hold it, not for the disk (CRIMECITY_DB_SYNC=%s)",
                      self.settings.db_sync)

@@ -69,6 +69,12 @@ SETTINGS = (
         "full: a move is answered once its commit is on disk (fsync); normal: once the system holds it, which"
         " a crash of the bot survives but a power cut may not, for faster answers",
     ),
+    Setting(
+        "CRIMECITY_CONTENT",
+        "none (the packaged content)",
+        "a folder holding a group's own content: one folder per game, named by the game's id, with that game's"
+        " content files",
+    ),
 )
 
 
@@ -92,6 +98,7 @@ class Settings:
     # 1: posts and DMs sent by a process of their own (bot/sender.py); 0: by this one; -1: not valid
     sender_process: int = 1
     db_sync: str = "full"  # "full" or "normal" (bot/storage/durability.py); anything else is refused by preflight
+    content: str | None = None  # CRIMECITY_CONTENT (bot/content.py); None: every game on its packaged content
 
     @staticmethod
     def from_env(env: dict[str, str] | None = None) -> Settings:
@@ -109,6 +116,7 @@ class Settings:
             picture_processes=_processes(env.get("CRIMECITY_PICTURE_PROCESSES")),
             sender_process=_switch(env.get("CRIMECITY_SENDER_PROCESS"), 1),
             db_sync=(env.get("CRIMECITY_DB_SYNC") or "full").strip().lower(),
+            content=(env.get("CRIMECITY_CONTENT") or "").strip() or None,
         )
 
     def shard_plan(self) -> ShardPlan:

@@ -70,6 +70,20 @@ def check(settings: Settings) -> list[str]:
     return [p for p in found if p]
 
 
+def content_problem(root: str | None) -> str | None:
+    """Whether every game's content under CRIMECITY_CONTENT loads (bot/content.py); it only reads the files."""
+    if root is None:
+        return None
+    from .content import ContentProblem, load
+    from .games import presentations
+
+    try:
+        load(root, presentations())
+    except ContentProblem as exc:
+        return str(exc)
+    return None
+
+
 def shared_database_problem(shards: ShardPlan, database: str) -> str | None:
     """A process holding only some shards runs beside others, on one database: SQLite is one process's."""
     if shards.count is None or len(shards.ids) == shards.count or database.startswith(("postgresql://", "postgres://")):

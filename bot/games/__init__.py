@@ -36,6 +36,13 @@ def picture(kind: str, view: dict[str, Any]) -> bytes | None:
     return None if presentation is None else presentation.picture(view)
 
 
+def use_content(root: str | None) -> None:
+    """In a picture worker: draw on the content the bot plays (bot/content.py; the bot checked it)."""
+    from ..content import use
+
+    use(root, presentations())
+
+
 async def adopt_legacy(conn: Any) -> None:
     """Migration 3: each presentation that knows the schema of versions 1-2 turns its rows into the
     generic tables (within the migration's transaction)."""

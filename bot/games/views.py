@@ -25,6 +25,11 @@ class PublicViews:
         self.game = game
         self._seen: dict[int, tuple[Any, dict[str, Any]]] = {}  # id(state) -> (the state, kept alive; view)
 
+    def use(self, game: Game) -> None:
+        """Views of `game` from now on (the same game on other content): none of the old ones is kept."""
+        self.game = game
+        self._seen.clear()
+
     def __call__(self, state: Any) -> dict[str, Any]:
         found = self._seen.get(id(state))
         if found is not None and found[0] is state:

@@ -252,6 +252,11 @@ class Crimopolis:
 
         return simulate(self.content, games, seed, tick).report()
 
+    @property
+    def content_id(self) -> str:
+        """The content pack's `id` (what a replay file's `content` names)."""
+        return self.content.id
+
     def with_content(self, directory: str) -> Crimopolis:
         """The same game with a group's own content pack (`--content DIR`; content.md)."""
         from .content_files import directory_docs

@@ -113,6 +113,11 @@ class OrganizedCrime:
             self._content = house()
         return self._content
 
+    @property
+    def content_id(self) -> str:
+        """The content's name: its board's `id` (what a replay file's `content` names)."""
+        return self.content.board_id
+
     def with_content(self, directory: str) -> OrganizedCrime:
         """The game on a group's replacement content (the same four file names in `directory`)."""
         from .content_files import from_directory

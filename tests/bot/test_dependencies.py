@@ -111,8 +111,9 @@ def test_the_check_sees_a_concept_and_an_import(tmp_path: Path) -> None:
 
 LIBRARIES = {"discord", "PIL", "yarl", "aiohttp"}
 # Game-agnostic helpers every presentation may share: drawing (palette, table picture, discs), views,
-# a season's ledger and a league's points.
+# a season's ledger, a league's points and the pack (the game on the content the bot plays).
 KITS = {
+    "bot.games.packs",
     "bot.games.palette",
     "bot.games.views",
     "bot.games.ledger",

@@ -35,6 +35,7 @@ class CpTable:
     db_path: Path
     bots: list[Any] = field(default_factory=list)
     autocompletes: list[tuple[str, str]] = field(default_factory=list)  # (who asked, a choice's name and value)
+    settings: dict[str, Any] = field(default_factory=dict)  # Settings fields for the next start_bot()
 
     @property
     def bot(self) -> Any:
@@ -43,7 +44,7 @@ class CpTable:
     async def start_bot(self) -> Any:
         from bot import Settings, create_bot
 
-        client = create_bot(self.db_path, Settings(command_sync="global"))
+        client = create_bot(self.db_path, Settings(**{"command_sync": "global", **self.settings}))
         self.fd.start(client)
         await self.fd.wait_ready()
         self.bots.append(client)

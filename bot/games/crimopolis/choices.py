@@ -14,13 +14,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules.crimopolis import GAME
 from rules.crimopolis.engine import effective, move_cost
 from rules.crimopolis.legal import legal_actions
 
 from . import names as nm
 from .names import Names, hours
 from .notation import format_action, sources_text
+from .pack import PACK
 from .public import public_view
 
 MAX = 25
@@ -66,7 +66,7 @@ class LegalCache:
         if found is not None and found[0] is state:
             self._items.move_to_end(key)
             return found[1]
-        actions = legal_actions(GAME.content, state, seat)
+        actions = legal_actions(PACK.game.content, state, seat)
         self._items[key] = (state, actions)
         if len(self._items) > self.size:
             self._items.popitem(last=False)
@@ -116,7 +116,7 @@ def ordered(actions: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def describe(a: Mapping[str, Any], state: Any, seat: str, n: Names) -> str:
     """The friendly name of a legal action, with its cost (at most 100 characters)."""
-    c = GAME.content
+    c = PACK.game.content
     kind = a["kind"]
     me = seat
     if kind == "move":

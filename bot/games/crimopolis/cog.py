@@ -17,8 +17,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from rules.crimopolis import GAME
-
 from ...host import (
     GAME_HELP,
     HostOptions,
@@ -37,6 +35,7 @@ from .choices import CHOICES, LEGAL, MAX, choices, distinct, pick
 from .names import Names, hours
 from .narrowing import narrowed
 from .notation import parse_fortunes, parse_sources, sources_text
+from .pack import PACK
 from .panel import open_screen, screen_for, view_of
 from .prefs import CHOICES as PREF_CHOICES
 from .prefs import WORDS as PREF_WORDS
@@ -133,7 +132,7 @@ async def start_game(host: Host, caller: Caller, game_opt: str | None, *, game_i
     first = None
     if wanted:
         first = roster.seat_of(int(wanted))
-        if first is None and len(roster) >= GAME.info.min_players:  # too few players: the host says so
+        if first is None and len(roster) >= PACK.game.info.min_players:  # too few players: the host says so
             raise UserError(f"<@{wanted}> was chosen to start but has not joined: they join, or open a new lobby.")
     advance, _ = await host.lobby.start(caller, KIND, game_opt, {"first_player": first}, game_id=game_id)
     return advance
@@ -823,6 +822,9 @@ class CrimopolisCog(commands.GroupCog, group_name=KIND, group_description="Crimo
         # with that warning (as in Organized Crime), not a refusal. Another seated admin is still refused.
         name, data, plays = await self.host.hosting.export_to_host(caller, KIND, game, seated=True)
         text = "The game's record (replay.md format). It holds every secret: deck orders and hands."
+        if PACK.game is not PACK.house:
+            text += (f" It was played on the pack `{PACK.game.content_id}`: replay it with "
+                     "`python -m rules replay FILE --content DIR` on that pack's files.")
         if plays:
             text += (" **You are also a player**: it shows every hand and the order of every deck, so you should "
                      "not open it (or export) before the game is over.")

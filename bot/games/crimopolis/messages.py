@@ -11,7 +11,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.contract import Event, Pending
-from rules.crimopolis import GAME
 from rules.crimopolis.game import options_of
 from rules.crimopolis.legal import legal_actions
 
@@ -20,6 +19,7 @@ from . import names as nm
 from . import texts
 from .names import Names, hours
 from .notation import format_action
+from .pack import PACK
 
 BOARD_BUTTONS = (STATUS, SUBMIT)
 PRIVATE = ("drew", "aborted", "kept")
@@ -186,7 +186,7 @@ def your_turn(view: StepView, public: Mapping[str, Any], n: Names, start: Event)
 
 def hand_of(view: StepView, seat: str) -> dict[str, Any]:
     """The seat's own hands, through the rules' view for that seat."""
-    return dict(GAME.view(view.state, seat)["private"][seat])
+    return dict(PACK.game.view(view.state, seat)["private"][seat])
 
 
 def seat_order(public: Mapping[str, Any]) -> list[str]:
@@ -196,7 +196,7 @@ def seat_order(public: Mapping[str, Any]) -> list[str]:
 def react_answers(state: Any, seat: str) -> list[dict[str, Any]]:
     """The seat's answers to its reaction window, in the rules' order (No reaction first): what the DM's
     answer buttons stand for, by index."""
-    return [a for a in legal_actions(GAME.content, state, seat) if a.get("kind") == "react"]
+    return [a for a in legal_actions(PACK.game.content, state, seat) if a.get("kind") == "react"]
 
 
 def react_label(action: Mapping[str, Any]) -> str:
@@ -226,7 +226,7 @@ def setup_prompt(view: StepView, public: Mapping[str, Any], decision: str, seat:
     step = (public.get("pending") or {}).get("step")
     what = "where your Headquarters goes" if decision == "setup_hq" else f"setup placement {step} of 2"
     revealed = ", ".join(nm.tile(t) for t in public["revealed"]) or "none"
-    answers = [format_action(a, view.roster.name_of) for a in legal_actions(GAME.content, view.state, seat)]
+    answers = [format_action(a, view.roster.name_of) for a in legal_actions(PACK.game.content, view.state, seat)]
     listed = ", ".join(f"`{a}`" for a in answers[:SETUP_LISTED])
     more = f" and {len(answers) - SETUP_LISTED} more" if len(answers) > SETUP_LISTED else ""
     return (

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from rules.crimopolis import GAME
 from rules.crimopolis.actions import needed_params
 
 from ...host import Caller, Played, Refused, Turn, UserError
@@ -17,6 +16,7 @@ from . import texts
 from .choices import describe
 from .names import Names
 from .notation import format_action, parse, with_param
+from .pack import PACK
 from .public import public_view
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def from_text(text: str) -> Build:
         action = parse(text, turn.roster.lookup)
         if action["kind"] == "fortune":
             card = action["card"]
-            needed = needed_params(GAME.content, card) if card in GAME.content.designs else ()
+            needed = needed_params(PACK.game.content, card) if card in PACK.game.content.designs else ()
             action = with_param(action, needed, turn.roster.lookup)
         return action
 

@@ -9,12 +9,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.crimopolis import GAME
 from rules.crimopolis.content import Content
 
-CONTENT: Content = GAME.content
+from .pack import PACK
+
 EMOJI = {"yellow": "🟡", "green": "🟢", "red": "🔴", "blue": "🔵", "black": "⚫"}
 DECK_WORDS = {"jobs": ("job", "jobs"), "fortunes": ("fortune", "fortunes"), "newsflashes": ("newsflash", "newsflashes")}
+
+
+def content() -> Content:
+    """The pack this process plays (pack.py)."""
+    return PACK.game.content
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
@@ -26,14 +31,14 @@ def hours(n: int) -> str:
 
 
 def location_name(loc: str) -> str:
-    found = CONTENT.locations.get(loc)
+    found = content().locations.get(loc)
     return found.name if found is not None else loc
 
 
 def card_title(card: str) -> str:
-    if card in CONTENT.jobs:
-        return CONTENT.jobs[card].title
-    design = CONTENT.designs.get(card)
+    if card in content().jobs:
+        return content().jobs[card].title
+    design = content().designs.get(card)
     return design.title if design is not None else card
 
 
@@ -44,7 +49,7 @@ def card(card_id: str) -> str:
 
 def job_detail(card_id: str) -> str:
     """`J03 Crack the Night Safe (Bank: 3 gangsters, 4 h, 5 prestige)`."""
-    job = CONTENT.jobs[card_id]
+    job = content().jobs[card_id]
     return (
         f"{card_id} {job.title} ({location_name(job.location)}: {plural(job.gangsters, 'gangster')}, "
         f"{job.hours} h, {job.prestige} prestige)"
@@ -53,27 +58,27 @@ def job_detail(card_id: str) -> str:
 
 def fortune_detail(card_id: str) -> str:
     """`F41 Sabotage (turn; endgame 0): <text>`."""
-    d = CONTENT.designs[card_id]
+    d = content().designs[card_id]
     return f"{card_id} {d.title} ({d.timing}; endgame {d.endgame}): {d.text}"
 
 
 def card_detail(card_id: str) -> str:
-    if card_id in CONTENT.jobs:
+    if card_id in content().jobs:
         return job_detail(card_id)
-    d = CONTENT.designs[card_id]
+    d = content().designs[card_id]
     if d.deck == "fortunes":
         return fortune_detail(card_id)
     return f"{card_id} {d.title}: {d.text}"
 
 
 def card_text(card_id: str) -> str:
-    d = CONTENT.designs.get(card_id)
+    d = content().designs.get(card_id)
     return "" if d is None else d.text
 
 
 def tile(tile_id: str) -> str:
     """`T17 Speakeasy (4 streets)`, `yellow Headquarters`, `green Safe House`."""
-    t = CONTENT.tiles[tile_id]
+    t = content().tiles[tile_id]
     if t.kind == "headquarters":
         return f"{t.color} Headquarters"
     if t.kind == "safe_house":

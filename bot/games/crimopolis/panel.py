@@ -15,13 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from rules.crimopolis import GAME
-
 from ...host import APOLOGY, Caller, NoGame, Stale, UserError, send_ephemeral, timestamp, user_message
 from . import moves, texts
 from .choices import LEGAL
 from .names import Names, hours
 from .notation import parse
+from .pack import PACK
 from .public import public_view
 from .screens import MORE, Button, Screen, Select, answer_choices, answer_screen, turn_action, turn_screen
 
@@ -98,7 +97,7 @@ async def click(host: Host, caller: Caller, game_id: int, nonce: str, part: str,
         # The decision moved on since the panel was drawn: say so and show the one open now.
         return await open_screen(host, moves.by_id(caller), str(game_id), note=OUTDATED)
     game, roster, seat = panel.game, panel.roster, panel.seat
-    state = host.states.get(GAME, game)
+    state = host.states.get(PACK.game, game)
     data = dict(panel.row.data)
     if part == "cancel":
         return Screen(game_id, "", "Panel closed. Open it again with /crimopolis panel.")

@@ -194,7 +194,7 @@ class _Canvas:
         if b["kind"] != "city":
             base = GANG.get(colours.get(b["owner"], ""), MUTED)
             return base if b["kind"] == "headquarters" else _pale(base)
-        first = nm.CONTENT.locations.get(b["names"][0]) if b["names"] else None
+        first = nm.content().locations.get(b["names"][0]) if b["names"] else None
         return LOCATION_COLOURS.get(first.color if first else "", UNKNOWN)
 
     def block_side_marks(self, b: Mapping[str, Any], cells: list[tuple[int, int]]) -> None:
@@ -293,8 +293,8 @@ class _Canvas:
         self.text((left, y), "Revealed tiles", 16)
         y += 24
         for tile_id in view["revealed"]:
-            t = nm.CONTENT.tiles[tile_id]
-            loc = nm.CONTENT.locations.get(t.location or "")
+            t = nm.content().tiles[tile_id]
+            loc = nm.content().locations.get(t.location or "")
             self.rect(
                 (left, y, left + 26, y + 26), LOCATION_COLOURS.get(loc.color if loc else "", UNKNOWN), INK
             )
@@ -356,19 +356,20 @@ def _sample() -> dict[str, Any]:
     import random
 
     from rules.contract import Action, SeededChance
-    from rules.crimopolis import GAME
 
-    state = GAME.setup(["p1", "p2", "p3"], {}, SeededChance("sample")).state
+    from .pack import PACK
+
+    state = PACK.game.setup(["p1", "p2", "p3"], {}, SeededChance("sample")).state
     rng = random.Random(7)
     for _ in range(150):
-        pending = GAME.pending(state)
+        pending = PACK.game.pending(state)
         if pending is None:
             break
         seat = pending.awaited[0]
-        move = GAME.random_move(state, seat, rng)
+        move = PACK.game.random_move(state, seat, rng)
         assert move is not None
-        state = GAME.step(state, [Action(seat, move)], SeededChance("x")).state
-    return {**GAME.view(state, None), "names": {"p1": "ann", "p2": "ben", "p3": "cat"}}
+        state = PACK.game.step(state, [Action(seat, move)], SeededChance("x")).state
+    return {**PACK.game.view(state, None), "names": {"p1": "ann", "p2": "ben", "p3": "cat"}}
 
 
 if __name__ == "__main__":

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules.contract import Pending
-from rules.crimopolis import GAME
 
 from ...host import Caller, GameRow, Member, Message, Post, Reminder, Roster, StepView
 from . import messages, texts
 from .names import Names
+from .pack import PACK
 from .prefs import ASK, AUTO, NEVER, WORDS, Prefs
 from .public import public_view
 
@@ -50,7 +50,7 @@ def auto_answer(state: Any, seat: str, pref: str) -> dict[str, Any] | None:
     if pref == AUTO:
         from rules.crimopolis.legal import legal_actions
 
-        offered = [a for a in legal_actions(GAME.content, state, seat) if a["kind"] == "react" and a["card"]]
+        offered = [a for a in legal_actions(PACK.game.content, state, seat) if a["kind"] == "react" and a["card"]]
         if offered:
             return {"kind": "react", "card": min(a["card"] for a in offered)}
         return {"kind": "react", "card": None}
@@ -58,7 +58,13 @@ def auto_answer(state: Any, seat: str, pref: str) -> dict[str, Any] | None:
 
 
 class CrimopolisPresentation:
-    game = GAME
+    @property
+    def game(self) -> Any:  # the game on the content this process plays (pack.py)
+        return PACK.game
+
+    def use_game(self, game: Any | None) -> None:
+        """Play `game` (this game on a group's own content), or the packaged content with None (bot/content.py)."""
+        PACK.use(game)
 
     def __init__(self) -> None:
         self.prefs = Prefs()
@@ -207,7 +213,7 @@ class CrimopolisPresentation:
         """What the new holder of a seat is told: its colour, hands, destinies and reaction preference."""
         lines = [f"{texts.TITLE} (<#{game.channel_id}>): you now hold a seat in this game."]
         if state is not None:
-            view = GAME.view(state, seat)
+            view = PACK.game.view(state, seat)
             me = view["players"][seat]
             n = Names(roster.name_of, view)
             lines.append(f"Seat {me['seat']} ({me['color']}): prestige {me['prestige']}, bodies {me['bodies']}.")

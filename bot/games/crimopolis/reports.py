@@ -6,14 +6,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from rules.crimopolis import GAME
-
 from ...host import EMBED_COLOUR, Caller, clip, timestamp
 from . import names as nm
 from . import texts
 from .choices import LEGAL, choices
 from .messages import picture_view
 from .names import Names, hours
+from .pack import PACK
 from .prefs import WORDS, Prefs
 
 if TYPE_CHECKING:
@@ -67,7 +66,7 @@ def pending_line(host: Host, game: GameRow, roster: Roster, seat: str, view: dic
             f"Pending: **turn** — {hours(view['turn']['hours'])} left this turn. Write actions as "
             "`move FROM TO COUNT`, `job CARD at BLOCK from STREET=N`, `end`, ... (/crimopolis rules topic:notation)."
         )
-    state = host.states.get(GAME, game)
+    state = host.states.get(PACK.game, game)
     actions = LEGAL.get(game.id, game.version, seat, state)
     found = choices(actions, state, seat, Names(roster.name_of, view), roster.name_of)
     listed = ", ".join(f"`{c.value}`" for c in found[:10])
@@ -112,7 +111,7 @@ async def board(host: Host, caller: Caller, game_opt: str | None) -> tuple[list[
 
 async def history_embed(host: Host, caller: Caller, page: int = 1) -> discord.Embed:
     found = await host.reports.history(caller, KIND, page, played=True)  # commands.md: finished games
-    embed = discord.Embed(title=f"{GAME.info.title} — finished games in this server", colour=EMBED_COLOUR)
+    embed = discord.Embed(title=f"{PACK.game.info.title} — finished games in this server", colour=EMBED_COLOUR)
     if not found.total:
         embed.description = "No game has finished here yet."
         return embed

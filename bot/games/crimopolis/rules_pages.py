@@ -1,16 +1,19 @@
 """Short rules pages for `/crimopolis rules [topic]`, one Discord embed each, in our own words.
 
 The text follows spec/crimopolis/rulings.md (R1-R120; rule numbers cited sparingly so a curious player can look
-a point up); the card pages list the house pack (`house-1`) from the content files themselves. No Discord import:
-the cog turns a page into an embed with `discord.Embed.from_dict(page.embed_dict())`.
+a point up); the card pages list the pack the bot plays (the house pack `house-1` unless CRIMECITY_CONTENT names
+another) from the content files themselves. No Discord import: the cog turns a page into an embed with
+`discord.Embed.from_dict(page.embed_dict())`.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 from . import names as nm
+from .pack import PACK
 
 EMBED_COLOUR = 0x8E44AD
 DESCRIPTION_LIMIT = 4096
@@ -173,10 +176,15 @@ name or mention.
 Every autocomplete choice and panel option carries this notation; the bot checks every value again."""
 
 
+def _pack() -> str:
+    """The pack this process plays, in words: `house pack `house-1``, or a group's `pack `<id>``."""
+    return f"{'house ' if PACK.game is PACK.house else ''}pack `{nm.content().id}`"
+
+
 def _jobs_page() -> str:
-    lines = ["Job cards: gangsters / hours / prestige (house pack `house-1`)."]
+    lines = [f"Job cards: gangsters / hours / prestige ({_pack()})."]
     by_loc: dict[str, list[str]] = {}
-    for card, job in sorted(nm.CONTENT.jobs.items()):
+    for card, job in sorted(nm.content().jobs.items()):
         by_loc.setdefault(job.location, []).append(f"{card} {job.title} {job.gangsters}/{job.hours}/{job.prestige}")
     for loc, jobs in by_loc.items():
         lines.append(f"**{nm.location_name(loc)}**: " + " · ".join(jobs))
@@ -185,10 +193,10 @@ def _jobs_page() -> str:
 
 def _designs_page(deck: str) -> str:
     seen: dict[str, Any] = {}
-    for design in nm.CONTENT.by_design.values():
+    for design in nm.content().by_design.values():
         if design.deck == deck:
             seen[design.id] = design
-    lines = [f"{deck.capitalize()} of the house pack `house-1` (design, cards, what it does):"]
+    lines = [f"{deck.capitalize()} of the {_pack()} (design, cards, what it does):"]
     for d in seen.values():
         cards = f"{d.cards[0]}–{d.cards[-1]}" if len(d.cards) > 1 else d.cards[0]
         tags = []
@@ -205,10 +213,10 @@ def _designs_page(deck: str) -> str:
 
 
 def _tiles_page() -> str:
-    lines = ["City tiles of the house pack (★ clock tile; 3 = a 3-street tile):"]
+    lines = [f"City tiles of the {_pack()} (★ clock tile; 3 = a 3-street tile):"]
     by_loc: dict[str, list[str]] = {}
-    for tile_id in nm.CONTENT.city_tiles:
-        t = nm.CONTENT.tiles[tile_id]
+    for tile_id in nm.content().city_tiles:
+        t = nm.content().tiles[tile_id]
         mark = ("★" if t.clock else "") + ("3" if t.streets == 3 else "")
         by_loc.setdefault(t.location or "", []).append(f"{tile_id}{mark}")
     for loc, tiles in by_loc.items():
@@ -216,37 +224,43 @@ def _tiles_page() -> str:
     return "\n".join(lines)
 
 
-TOPICS: dict[str, RulesPage] = {
-    p.topic: p
-    for p in (
-        RulesPage("overview", "Crimopolis in short", "what the game is about", _OVERVIEW),
-        RulesPage("city", "The city: tiles, streets, blocks", "cells, sections, large blocks, capacity", _CITY),
-        RulesPage("setup", "Setup", "Headquarters and the first tiles", _SETUP),
-        RulesPage("turn", "A turn and its hours", "the budget, the costs, ending, timeouts", _TURN),
-        RulesPage("moving", "Recruiting, moving, ambushing, exploring", "getting around the city", _MOVING),
-        RulesPage("blocks", "Occupying and taking over", "holding city blocks", _BLOCKS),
-        RulesPage("jobs", "Jobs, aborting, redrawing, investing", "how prestige is made", _JOBS),
-        RulesPage("cards", "Fortunes, newsflashes, destinies, reactions", "the cards and reaction windows", _CARDS),
-        RulesPage("end", "The end and the final scoring", "the bell, the last round, the scores", _END),
-        RulesPage("options", "Variants and options", "what the host can set", _OPTIONS),
-        RulesPage("notation", "Writing an action", "the notation of act and decide", _NOTATION),
-        RulesPage("job-cards", "The job cards", "every job of the house pack", _jobs_page()),
-        RulesPage("fortune-cards", "The fortune cards", "every fortune of the house pack", _designs_page("fortunes")),
-        RulesPage(
-            "newsflash-cards", "The newsflash cards", "every newsflash of the house pack", _designs_page("newsflashes")
-        ),
-        RulesPage("tiles", "The city tiles", "every tile of the house pack", _tiles_page()),
-    )
-}
+@functools.cache
+def topics() -> dict[str, RulesPage]:
+    """Every page by topic; the card and tile pages list the pack this process plays (pack.py)."""
+    pack = f"the {_pack()}"
+    return {
+        p.topic: p
+        for p in (
+            RulesPage("overview", "Crimopolis in short", "what the game is about", _OVERVIEW),
+            RulesPage("city", "The city: tiles, streets, blocks", "cells, sections, large blocks, capacity", _CITY),
+            RulesPage("setup", "Setup", "Headquarters and the first tiles", _SETUP),
+            RulesPage("turn", "A turn and its hours", "the budget, the costs, ending, timeouts", _TURN),
+            RulesPage("moving", "Recruiting, moving, ambushing, exploring", "getting around the city", _MOVING),
+            RulesPage("blocks", "Occupying and taking over", "holding city blocks", _BLOCKS),
+            RulesPage("jobs", "Jobs, aborting, redrawing, investing", "how prestige is made", _JOBS),
+            RulesPage("cards", "Fortunes, newsflashes, destinies, reactions", "the cards and reaction windows", _CARDS),
+            RulesPage("end", "The end and the final scoring", "the bell, the last round, the scores", _END),
+            RulesPage("options", "Variants and options", "what the host can set", _OPTIONS),
+            RulesPage("notation", "Writing an action", "the notation of act and decide", _NOTATION),
+            RulesPage("job-cards", "The job cards", f"every job of {pack}", _jobs_page()),
+            RulesPage("fortune-cards", "The fortune cards", f"every fortune of {pack}", _designs_page("fortunes")),
+            RulesPage(
+                "newsflash-cards", "The newsflash cards", f"every newsflash of {pack}", _designs_page("newsflashes")
+            ),
+            RulesPage("tiles", "The city tiles", f"every tile of {pack}", _tiles_page()),
+        )
+    }
 
 
-def _index_text() -> str:
+@functools.cache
+def index() -> RulesPage:
     lines = ["Pick a topic with `/crimopolis rules topic:<name>`:", ""]
-    lines += [f"- `{p.topic}`: **{p.title}**, {p.summary}" for p in TOPICS.values()]
-    return "\n".join(lines)
+    lines += [f"- `{p.topic}`: **{p.title}**, {p.summary}" for p in topics().values()]
+    return RulesPage("index", "Crimopolis rules", "the list of topics", "\n".join(lines))
 
 
-INDEX = RulesPage("index", "Crimopolis rules", "the list of topics", _index_text())
+PACK.on_change(topics.cache_clear)
+PACK.on_change(index.cache_clear)
 
 
 def _norm(text: str) -> str:
@@ -255,25 +269,26 @@ def _norm(text: str) -> str:
 
 def page(topic: str | None) -> RulesPage:
     """The page of `topic` (its name, its title or a unique prefix); the index otherwise (saying why)."""
-    if topic is None or not _norm(topic) or _norm(topic) == INDEX.topic:
-        return INDEX
+    top = index()
+    if topic is None or not _norm(topic) or _norm(topic) == top.topic:
+        return top
     wanted = _norm(topic)
-    for p in TOPICS.values():
+    for p in topics().values():
         if wanted in (_norm(p.topic), _norm(p.title)):
             return p
-    starts = [p for p in TOPICS.values() if _norm(p.topic).startswith(wanted) or _norm(p.title).startswith(wanted)]
+    starts = [p for p in topics().values() if _norm(p.topic).startswith(wanted) or _norm(p.title).startswith(wanted)]
     if len(starts) == 1:
         return starts[0]
     shown = topic.strip().replace("`", "'")[:50]
     problem = "matches several topics" if starts else "is not a topic"
-    return RulesPage(INDEX.topic, INDEX.title, INDEX.summary, f"`{shown}` {problem}.\n\n{INDEX.description}")
+    return RulesPage(top.topic, top.title, top.summary, f"`{shown}` {problem}.\n\n{top.description}")
 
 
 def topic_choices(current: str) -> list[tuple[str, str]]:
     """Autocomplete for `topic`: (name, value), those starting with what was typed first, at most 25."""
     wanted = _norm(current)
     first, then = [], []
-    for p in TOPICS.values():
+    for p in topics().values():
         name, title = _norm(p.topic), _norm(p.title)
         if not wanted or name.startswith(wanted) or title.startswith(wanted):
             first.append(p)

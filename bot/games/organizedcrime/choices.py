@@ -12,13 +12,13 @@ from typing import Any
 
 from rules.contract import NoChance
 from rules.organizedcrime.engine import Engine
-from rules.organizedcrime.game import GAME
 from rules.organizedcrime.legal import destinations_for, legal_actions
 
 from ...host import MAX_CHOICES, matches
 from . import names as n
 from .moves import Context
 from .notation import describe, write
+from .pack import PACK
 from .public import public_view
 
 Choice = tuple[str, str]
@@ -26,7 +26,7 @@ MAX_TEXT = 100  # Discord's limit for a choice's name and value
 
 
 def legal(ctx: Context) -> list[dict[str, Any]]:
-    return legal_actions(Engine(GAME.content, ctx.state, NoChance()), ctx.seat)
+    return legal_actions(Engine(PACK.game.content, ctx.state, NoChance()), ctx.seat)
 
 
 def of(ctx: Context, act: str, where: Callable[[dict[str, Any]], bool] | None = None) -> list[dict[str, Any]]:
@@ -103,7 +103,7 @@ def destinations(ctx: Context, piece_text: str | None, share: Any, current: str)
         return []
     if piece is None or not of(ctx, "move", lambda a: a["piece"] == piece and a["share"] == k):
         return []
-    found = destinations_for(Engine(GAME.content, ctx.state, NoChance()), piece, k)
+    found = destinations_for(Engine(PACK.game.content, ctx.state, NoChance()), piece, k)
     return pick(((f"{n.space(d['to'])} (via {', '.join(d['steps'])})", str(d["to"])) for d in found), current)
 
 

@@ -19,7 +19,6 @@ from discord.ext import commands
 
 from rules.contract import NoChance, ParseError
 from rules.organizedcrime.engine import Engine
-from rules.organizedcrime.game import GAME
 from rules.organizedcrime.legal import destinations_for
 
 from ... import host as host_api
@@ -30,6 +29,7 @@ from .lobby import host_options, lobby_text, reorder, settings_of
 from .moves import KIND, Context, context, context_of, play
 from .names import parse_space
 from .notation import read, read_pieces
+from .pack import PACK
 from .panel import open_panel, open_view, panel_view
 from .replies import board_of, history_embed, receipt, started_text, status_text
 
@@ -337,7 +337,7 @@ class OrganizedCrimeCog(
             out: list[Act] = [{"act": "move", "piece": pid, "share": share}]
             # A move the rules refuse gets their reason; and no search of a walk for a share no move has.
             if to and choices.of(ctx, "move", lambda a: a["piece"] == pid and a["share"] == share):
-                found = destinations_for(Engine(GAME.content, ctx.state, NoChance()), pid, share)
+                found = destinations_for(Engine(PACK.game.content, ctx.state, NoChance()), pid, share)
                 # commands.md "Writing an action": a space by its id (o04) or a name only it has (Boston)
                 try:
                     wanted: str | None = parse_space(to)
@@ -608,6 +608,9 @@ class OrganizedCrimeCog(
         # commands.md: the file is attached, host only; a host who also plays gets it with a warning.
         name, data, plays = await self.host.hosting.export_to_host(caller, KIND, game, seated=True)
         text = "The game's replay file (replay.md). It holds every secret, the order of every deck included."
+        if PACK.game is not PACK.house:
+            text += (f" It was played on the board `{PACK.game.content_id}`: replay it with "
+                     "`python -m rules replay FILE --content DIR` on that board's files.")
         if plays:
             text += (" **You are also a player**: this file shows every hand and the order of every deck, so you "
                      "should not open it (or export) before the game is over.")

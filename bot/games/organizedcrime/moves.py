@@ -15,11 +15,12 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rules.contract import Action, Refusal
-from rules.organizedcrime.game import GAME, deadlines
+from rules.organizedcrime.game import deadlines
 
 from ...host import Caller, NoGame, Played, Refused, Stale, Turn, UserError
 from .names import Names
 from .notation import write
+from .pack import PACK
 from .public import public_view
 
 if TYPE_CHECKING:
@@ -101,11 +102,11 @@ def check_sequence(ctx: Context, actions: Sequence[Act]) -> None:
     """Refuse the whole sequence if any part would be refused, as the rules would see it in order."""
     state = ctx.state
     for i, action in enumerate(actions):
-        refusal = GAME.check(state, ctx.seat, action)
+        refusal = PACK.game.check(state, ctx.seat, action)
         if refusal is not None:
             raise refused(action, refusal, ctx.names)
         if i < len(actions) - 1:
-            state = GAME.step(state, [Action(ctx.seat, dict(action))], CopyChance()).state
+            state = PACK.game.step(state, [Action(ctx.seat, dict(action))], CopyChance()).state
 
 
 def bargain_guard(host: Host, turn: Turn, action: Act) -> None:

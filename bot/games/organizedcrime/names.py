@@ -14,7 +14,8 @@ from typing import Any
 
 from rules.contract import ParseError
 from rules.organizedcrime.content import Content
-from rules.organizedcrime.game import GAME
+
+from .pack import PACK
 
 TREASURY = "treasury"
 PIECE = re.compile(r"^(?P<who>.+?)\s*:\s*(?P<n>\d{1,3})$")
@@ -22,7 +23,7 @@ CARD = re.compile(r"\b([A-Z]{2}\d{2})\b")
 
 
 def content() -> Content:
-    return GAME.content
+    return PACK.game.content
 
 
 @cache
@@ -52,6 +53,10 @@ def _unique_space_names() -> dict[str, str]:
     for sid, doc in _space_docs().items():
         counts.setdefault(doc["name"].casefold(), []).append(sid)
     return {name: ids[0] for name, ids in counts.items() if len(ids) == 1}
+
+
+for _cached in (_space_docs, _card_docs, _targets, _unique_space_names):
+    PACK.on_change(_cached.cache_clear)
 
 
 def space_name(sid: str) -> str:

@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 from .. import discs
 from ..palette import fixed_palette, to_palette
 from . import names as n
+from .pack import PACK
 
 RGB = tuple[int, int, int]
 WIDTH, HEIGHT = 1240, 900
@@ -181,6 +182,10 @@ def _background() -> Image.Image:
 @functools.cache
 def _edges() -> tuple[tuple[str, str, str], ...]:
     return tuple((e["a"], e["b"], e["type"]) for e in n.content().docs["board.json"]["edges"])
+
+
+for _cached in (_background, _edges):  # drawn from the content's board
+    PACK.on_change(_cached.cache_clear)
 
 
 def _black_line(c: Canvas, docs: dict[str, dict[str, Any]]) -> None:

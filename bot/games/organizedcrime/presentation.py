@@ -12,13 +12,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rules.contract import Pending
-from rules.organizedcrime.game import GAME
 
 from ...host import DM, STATUS, SUBMIT, GameRow, Member, Message, Post, Reminder, Roster, StepView
 from . import names as n
 from .board import alt_text, board_text
 from .events import issue_text, private_line, public_line, results_text, shuffles_line, turn_heading
 from .names import Names
+from .pack import PACK
 from .prompts import deadline_words, title, what_to_do
 from .public import public_view
 
@@ -63,7 +63,13 @@ def sealed(game: GameRow) -> bool:
 
 
 class OrganizedCrimePresentation:
-    game = GAME
+    @property
+    def game(self) -> Any:  # the game on the content this process plays (pack.py)
+        return PACK.game
+
+    def use_game(self, game: Any | None) -> None:
+        """Play `game` (this game on a group's own content), or the packaged content with None (bot/content.py)."""
+        PACK.use(game)
 
     def cog(self, host: Host) -> commands.Cog:
         from .cog import OrganizedCrimeCog
@@ -238,7 +244,7 @@ class OrganizedCrimePresentation:
         game = reminder.game
         if game.state is None:
             return []
-        state = GAME.decode_state(game.state)
+        state = PACK.game.decode_state(game.state)
         public, names = names_for(state, reminder.roster)
         return [
             DM(
@@ -269,7 +275,7 @@ class OrganizedCrimePresentation:
         lines = [f"**{TITLE}** (<#{game.channel_id}>): you now hold a seat in this game."]
         if state is None:
             return "\n".join(lines)
-        own = GAME.view(state, seat)
+        own = PACK.game.view(state, seat)
         public, names = names_for(state, roster)
         pl = own["players"].get(seat) or {}
         lines.append(f"You play **{names.full(seat)}**" + (f", Home Base {pl['base']}" if pl.get("base") is not None
@@ -277,7 +283,7 @@ class OrganizedCrimePresentation:
         hand = own.get("hand") or {}
         cards = [*hand.get("power", []), *hand.get("official", [])]
         lines.append("Your hand: " + (", ".join(n.card(c) for c in cards) or "no card") + ".")
-        pending = GAME.pending(state)
+        pending = PACK.game.pending(state)
         if pending is not None and seat in pending.awaited:
             lines.append(f"➡ Your move: {what_to_do(public, seat, pending.decision, names, sealed=sealed(game))}")
         if pending is not None:
@@ -317,7 +323,7 @@ def hands_lines(state: Any, names: Names) -> list[str]:
     """Every hand, shown only once the game is over (commands.md "At the end")."""
     lines = ["Hands at the end:"]
     for seat in names.order:
-        hand = GAME.view(state, seat).get("hand") or {}
+        hand = PACK.game.view(state, seat).get("hand") or {}
         cards = [*hand.get("power", []), *hand.get("official", [])]
         lines.append(f"{names.full(seat)}: " + (", ".join(n.card(c) for c in cards) or "no card"))
     return lines

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rules.organizedcrime.game import GAME
-
 from ..views import PublicViews
+from .pack import PACK
 
-public_view = PublicViews(GAME)
+public_view = PublicViews(PACK.game)
+PACK.on_change(lambda: public_view.use(PACK.game))

@@ -12,14 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from rules.organizedcrime.game import GAME
-
 from ...host import EMBED_COLOUR, Caller, Played, UserError, clip, timestamp
 from . import names as n
 from .board import board_text, holdings, turns
 from .events import DECISIONS, private_line, public_line, results_text, turn_heading
 from .moves import KIND, Context
 from .names import Names
+from .pack import PACK
 from .prompts import deadline_words, what_to_do
 from .public import public_view
 
@@ -41,7 +40,7 @@ class Reply:
 def names_of(game: GameRow, roster: Roster) -> tuple[dict[str, Any] | None, Names]:
     if game.state is None:
         return None, Names({"players": {s: {} for s in roster.seats}}, roster.name_of)
-    public = public_view(GAME.decode_state(game.state))
+    public = public_view(PACK.game.decode_state(game.state))
     return public, Names(public, roster.name_of)
 
 
@@ -78,7 +77,7 @@ def receipt(ctx: Context, played: list[Played], *, what_next: bool = True) -> st
                 line = None
             if line:
                 lines.append(line)
-    pending = GAME.pending(state)
+    pending = PACK.game.pending(state)
     if what_next and pending is not None and seat in pending.awaited:
         sealed = last.advance.game.settings.get("ballots") == "sealed"
         lines.append(f"➡ Next: {what_to_do(public, seat, pending.decision, names, sealed=sealed)}")
@@ -99,7 +98,7 @@ async def status_text(host: Host, caller: Caller, game_opt: str | None) -> str:
         lines.append("You host this game and hold no seat: `/organizedcrime board` shows the public board.")
         return "\n".join(lines)
     view = status.view or {}
-    state = GAME.decode_state(game.state) if game.state is not None else None
+    state = PACK.game.decode_state(game.state) if game.state is not None else None
     names = Names(view, roster.name_of)
     pl = (view.get("players") or {}).get(seat) or {}
     base = f", Home Base {pl['base']}" if pl.get("base") is not None else ", no Home Base yet"

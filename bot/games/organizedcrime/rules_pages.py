@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ...host import EMBED_COLOUR, matches
 from . import names as n
+from .pack import PACK
 
 CMD = "/organizedcrime"
 
@@ -26,6 +27,20 @@ class Page:
 
 def _c(name: str) -> int:
     return n.content().n(name)
+
+
+def _content_text() -> str:
+    if PACK.game is not PACK.house:  # the operator's own board and decks (CRIMECITY_CONTENT)
+        return (
+            f"This bot plays a group's own content: the board **{n.content().board_id}** "
+            f"({len(n.content().kinds)} spaces), with its own catalogue and decks in place of the house ones. "
+            "The seed's numbers (prices, money, votes) are the Bylaws' own.")
+    return (
+        "The Bylaws name their components but do not give them, so this game ships **house** versions: the "
+        f"board (two rings with four Government crossings, {len(n.content().kinds)} spaces), the catalogue of "
+        "Cities and categories, and the four decks with texts of our own. The seed's numbers (prices, money, "
+        "votes) are kept exactly. A group owning the real game can replace the files (docs/organizedcrime/"
+        "content.md).")
 
 
 def _pages() -> dict[str, Page]:
@@ -107,12 +122,7 @@ def _pages() -> dict[str, Page]:
             "odd $10,000 to the Treasury). Otherwise your money goes to the Treasury and your cards to the "
             "bottom of their decks. The Treasury pays your debts (R104–R108).\n"
             "The last member left wins at once (R111).")),
-        Page("house content", "House content", (
-            "The Bylaws name their components but do not give them, so this game ships **house** versions: the "
-            f"board (two rings with four Government crossings, {len(n.content().kinds)} spaces), the catalogue of "
-            "Cities and categories, and the four decks with texts of our own. The seed's numbers (prices, money, "
-            "votes) are kept exactly. A group owning the real game can replace the files (docs/organizedcrime/"
-            "content.md).")),
+        Page("house content", "House content", _content_text()),
         Page("options", "Options", (
             f"`{CMD} new` sets: **pace** (`live`: minutes per decision, `async`: hours), every deadline on its own "
             "(turn, Home Base, bargaining and its minimum, vote, session, penalty window and choice), "
