@@ -17,7 +17,7 @@ from discord.ext import commands
 from . import content
 from .collector import Collector
 from .config import Settings
-from .games import picture, presentations, use_content
+from .games import picture, presentations, use_games
 from .games.league_cog import LeagueCog, leagues
 from .health import HealthServer, Readiness
 from .host import Host
@@ -64,14 +64,17 @@ class GameBot(commands.Bot):
         self.db = database_for(database, self.settings.db_sync)
         self.presentations = presentations()
         # Process-wide, as the presentations are: the last bot built in a process chooses for all of them.
-        self.content_ids = content.use(self.settings.content, self.presentations)
+        games = content.load(self.settings.content, self.presentations) if self.settings.content else {}
+        content.apply(games, self.presentations)
+        self.content_ids = {kind: str(game.content_id) for kind, game in games.items()}
         self.host = Host(
             self.db, self.presentations, host_role=self.settings.host_role, computer_delay=self.settings.computer_delay
         )
         self.delivery = Delivery(self.db, self, renderer=self._picture)
         if self.settings.picture_processes > 0:
+            # The workers get the games as loaded here (not the folder, which may have changed since).
             self.delivery.painter = Painter(
-                picture, self.settings.picture_processes, prepare=use_content, content=self.settings.content
+                picture, self.settings.picture_processes, prepare=use_games, content=tuple(sorted(games.items()))
             )
         if self.settings.sender_process > 0:
             self.delivery.sender = ProcessSender(self)

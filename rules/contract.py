@@ -467,7 +467,8 @@ class Record:
 class Game(Protocol):
     """Every registered game is one object with these members (see the module docstring)."""
 
-    info: GameInfo
+    @property
+    def info(self) -> GameInfo: ...  # a class attribute, or derived from the game's content
 
     def setup(self, seats: Sequence[str], settings: Mapping[str, JSON], chance: Chance) -> Outcome: ...
 

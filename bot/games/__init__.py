@@ -36,11 +36,12 @@ def picture(kind: str, view: dict[str, Any]) -> bytes | None:
     return None if presentation is None else presentation.picture(view)
 
 
-def use_content(root: str | None) -> None:
-    """In a picture worker: draw on the content the bot plays (bot/content.py; the bot checked it)."""
-    from ..content import use
+def use_games(games: tuple[tuple[str, Any], ...]) -> None:
+    """In a picture worker: draw the games as the bot loaded them (bot/content.py), by id; the others on their
+    packaged content."""
+    from ..content import apply
 
-    use(root, presentations())
+    apply(dict(games), presentations())
 
 
 async def adopt_legacy(conn: Any) -> None:

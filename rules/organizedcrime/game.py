@@ -8,6 +8,7 @@ Moves are replay.md's actions without `by` (the contract's `Action.by` is the se
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from random import Random
 from typing import Any
 
@@ -100,8 +101,6 @@ def deadlines(settings: Mapping[str, JSON]) -> dict[str, float]:
 
 
 class OrganizedCrime:
-    info = INFO
-
     def __init__(self, content: Content | None = None) -> None:
         self._content = content
 
@@ -112,6 +111,16 @@ class OrganizedCrime:
 
             self._content = house()
         return self._content
+
+    @property
+    def info(self) -> GameInfo:
+        """INFO, with the seat limits of the content: `players_min` to `players_max`, one seat per Home Base (R1)."""
+        c = self.content
+        low, high = c.n("players_min"), min(c.n("players_max"), len(c.bases))
+        if (low, high) == (INFO.min_players, INFO.max_players):
+            return INFO
+        summary = INFO.summary.replace(f"{INFO.min_players} to {INFO.max_players}", f"{low} to {high}")
+        return replace(INFO, min_players=low, max_players=high, summary=summary)
 
     @property
     def content_id(self) -> str:

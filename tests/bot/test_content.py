@@ -3,6 +3,7 @@ from changing under a game in progress, and drawn by the picture workers too."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -75,8 +76,13 @@ def test_one_game_replaced_leaves_the_other_on_its_house_content(tmp_path: Path)
         (lambda root: root, ["holds none of organizedcrime/ or crimopolis/"]),
         (lambda root: copy_house("organizedcrime", root / "flat").parent / "flat", ["its files belong in one of"]),
         (lambda root: (root / "organisedcrime").mkdir() or root, ["organisedcrime/ is not a game's folder"]),
+        (lambda root: (root / "crimecity").mkdir() or root, ["crimecity/ has no content to replace"]),
+        (lambda root: ((root / "organizedcrime").write_text("{}"), root)[1], ["organizedcrime is not a folder"]),
+        (lambda root: copy_house("organizedcrime", root / "organizedcrime").parent,
+         ["organizedcrime/ has the id of the packaged content, 'oc-h1'", "an id of its own"]),
     ],
-    ids=["no folder", "empty", "files not in a game's folder", "misspelt game"],
+    ids=["no folder", "empty", "files not in a game's folder", "misspelt game", "a game without content",
+         "a file for a folder", "the house id"],
 )
 def test_a_folder_the_bot_cannot_use_is_one_line_naming_it(tmp_path: Path, make: Any, words: list[str]) -> None:
     root = make(tmp_path)
@@ -86,6 +92,26 @@ def test_a_folder_the_bot_cannot_use_is_one_line_naming_it(tmp_path: Path, make:
     assert message.startswith(f"CRIMECITY_CONTENT={root}: ") and "\n" not in message
     for word in words:
         assert word in message, message
+
+
+def test_hidden_and_system_folders_are_no_ones_content(tmp_path: Path) -> None:
+    for name in (".git", "__MACOSX", "lost+found"):
+        (tmp_path / name).mkdir()
+    copy_house("crimopolis", tmp_path / "crimopolis")
+    edit(tmp_path / "crimopolis" / "pack.json", lambda doc: doc.update(id=CP_PACK))
+    assert list(content.load(str(tmp_path), presentations())) == ["crimopolis"]
+
+
+def test_a_groups_seat_limits_are_the_lobbys(tmp_path: Path) -> None:
+    root = group_content(tmp_path)
+    edit(root / "organizedcrime" / "rules.json", lambda doc: doc.update(players_max=3))
+    game = content.load(str(root), presentations())["organizedcrime"]
+    assert (game.info.min_players, game.info.max_players) == (2, 3) and "2 to 3" in game.info.summary
+    assert presentations()["organizedcrime"].game.info.max_players == 4, "the house game keeps its own"
+    content.apply({"organizedcrime": game}, presentations())
+    from bot.games.organizedcrime import rules_pages
+
+    assert rules_pages.page("overview").body.startswith("2 to 3 crime bosses")
 
 
 def test_a_broken_file_is_named_with_its_entry_and_field_and_changes_nothing(tmp_path: Path) -> None:
@@ -151,7 +177,8 @@ async def test_unfinished_games_keep_the_content_they_started_on(tmp_path: Path,
         first = await _lobby(db, "organizedcrime")
         second = await _lobby(db, "organizedcrime")
         await _lobby(db, "crimopolis")
-        content.use(str(group_content(tmp_path / "content")), shown)
+        root = group_content(tmp_path / "content")
+        content.use(str(root), shown)
         with pytest.raises(ContentChanged) as caught:
             await content.check_stored(db, shown)
         message = str(caught.value)
@@ -164,11 +191,16 @@ async def test_unfinished_games_keep_the_content_they_started_on(tmp_path: Path,
             await content.check_stored(db, shown)
         await _end(db, "crimopolis")
         await content.check_stored(db, shown)
-        assert await db.get_meta("content:organizedcrime") == OC_BOARD
-        assert await db.get_meta("content:crimopolis") == CP_PACK
+        marked = await db.get_meta("content:organizedcrime") or ""
+        assert marked.startswith(f"{OC_BOARD}@") and len(marked) == len(OC_BOARD) + 17, "the id and the files' mark"
+        assert (await db.get_meta("content:crimopolis") or "").startswith(f"{CP_PACK}@")
 
         await _lobby(db, "organizedcrime")
         await content.check_stored(db, shown)  # the content it was started on
+        edit(root / "organizedcrime" / "decks.json", lambda doc: doc["decks"]["power"]["cards"][0].update(title="X"))
+        content.use(str(root), shown)
+        with pytest.raises(ContentChanged, match=f"the content '{OC_BOARD}', whose files have changed since"):
+            await content.check_stored(db, shown)  # the same id, other files: other content
         content.use(None, shown)
         with pytest.raises(ContentChanged, match=f"started on the content '{OC_BOARD}'"):
             await content.check_stored(db, shown)
@@ -177,16 +209,19 @@ async def test_unfinished_games_keep_the_content_they_started_on(tmp_path: Path,
 
 
 async def test_the_picture_workers_draw_the_groups_content(tmp_path: Path) -> None:
-    from bot.games import use_content
+    from bot.games import use_games
 
-    root = str(group_content(tmp_path))
+    root = group_content(tmp_path)
     house = picture("organizedcrime", oc_view())
-    content.use(root, presentations())
+    games = content.load(str(root), presentations())
+    content.apply(games, presentations())
     view = oc_view()
     ours = picture("organizedcrime", view)
     assert ours != house
-    drawn = await Painter(picture, 1, prepare=use_content, content=root).draw("organizedcrime", view)
+    shutil.rmtree(root)  # the workers draw the games as loaded, not the folder as it is now
+    drawn = await Painter(picture, 1, prepare=use_games, content=tuple(sorted(games.items()))).draw(
+        "organizedcrime", view
+    )
     assert drawn == ours
     plain = await Painter(picture, 1).draw("organizedcrime", view)
     assert plain != ours, "a worker that was not prepared draws the house board"
-

@@ -56,7 +56,7 @@ def test_systemd_instances_hold_every_shard_once_on_their_own_ports() -> None:
     unit = (DEPLOY / "crimecity-bot@.service").read_text(encoding="utf-8")
     assert re.search(r"^EnvironmentFile=/etc/crimecity-bot/%i\.env$", unit, re.M)  # no "-": required
     assert re.search(r"^ExecStart=/\S+/python -m bot$", unit, re.M)
-    assert re.search(r"^RestartPreventExitStatus=2$", unit, re.M)
+    assert re.search(r"^RestartPreventExitStatus=2 3$", unit, re.M)
     files = sorted((DEPLOY / "instances").glob("*.env"))
     shared = {"CRIMECITY_DB": "postgresql://crimecity@localhost:5432/crimecity"}  # from the shared .env
     envs = [shared | {k: v or "" for k, v in dotenv_values(f).items()} for f in files]

@@ -297,7 +297,7 @@ def test_the_service_files_run_the_bot_from_its_folder() -> None:
     unit = (ROOT / "deploy" / "crimecity-bot.service").read_text(encoding="utf-8")
     assert re.search(r"^WorkingDirectory=/\S+", unit, re.M)
     assert re.search(r"^ExecStart=/\S+/python -m bot$", unit, re.M)
-    assert re.search(r"^RestartPreventExitStatus=2$", unit, re.M)  # a settings problem is not retried
+    assert re.search(r"^RestartPreventExitStatus=2 3$", unit, re.M)  # a settings or content problem is not retried
     docker = (ROOT / "deploy" / "Dockerfile").read_text(encoding="utf-8")
     assert re.search(r'^CMD \["python", "-m", "bot"\]$', docker, re.M)
     assert re.search(r"^WORKDIR /\S+", docker, re.M)

@@ -60,6 +60,9 @@ class LegalCache:
         self.size = size
         self._items: OrderedDict[tuple[int, int, str], tuple[Any, list[dict[str, Any]]]] = OrderedDict()
 
+    def clear(self) -> None:
+        self._items.clear()
+
     def get(self, game_id: int, version: int, seat: str, state: Any) -> list[dict[str, Any]]:
         key = (game_id, version, seat)
         found = self._items.get(key)
@@ -84,6 +87,9 @@ class ChoiceCache:
         self.size = size
         self._items: OrderedDict[tuple[Any, ...], tuple[Any, list[Choice]]] = OrderedDict()
 
+    def clear(self) -> None:
+        self._items.clear()
+
     def get(self, game_id: int, version: int, seat: str, state: Any, roster: Any) -> list[Choice]:
         names = tuple(roster.name_of(s) for s in roster.seats)
         key = (game_id, version, seat, names)
@@ -102,6 +108,8 @@ class ChoiceCache:
 
 
 CHOICES = ChoiceCache()
+for _cache in (LEGAL, CHOICES):  # computed from the content
+    PACK.on_change(_cache.clear)
 
 
 def rank(action: Mapping[str, Any]) -> int:

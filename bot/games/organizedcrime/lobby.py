@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from rules.organizedcrime.game import INFO
 
 from ...host import Caller, HostOptions, UserError
+from .pack import PACK
 from .prompts import settings_lines
 
 if TYPE_CHECKING:
@@ -41,13 +42,15 @@ def lobby_text(game: GameRow, roster: Roster) -> str:
     lines = [
         f"**Organized Crime — lobby** (game #{game.id}, host <@{game.host_id}>)",
         *settings_lines(game.settings),
-        f"Players ({len(names)}/4): " + (", ".join(names) or "nobody yet"),
+        f"Players ({len(names)}/{PACK.game.info.max_players}): " + (", ".join(names) or "nobody yet"),
     ]
     if game.season_id is not None:
         lines.append("A match of this server's season: only its roster may join (`/season standings`).")
     # The post is edited as people come and go, and once more when the lobby closes.
     if game.status == "lobby":
-        lines.append("Join with `/organizedcrime join` (2 to 4 players); the host starts with `/organizedcrime start`.")
+        info = PACK.game.info
+        lines.append(f"Join with `/organizedcrime join` ({info.min_players} to {info.max_players} players); the host "
+                     "starts with `/organizedcrime start`.")
     elif game.started_at is not None:
         lines.append("The game has started: the lobby is closed.")
     else:

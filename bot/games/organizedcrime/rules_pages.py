@@ -34,7 +34,7 @@ def _content_text() -> str:
         return (
             f"This bot plays a group's own content: the board **{n.content().board_id}** "
             f"({len(n.content().kinds)} spaces), with its own catalogue and decks in place of the house ones. "
-            "The seed's numbers (prices, money, votes) are the Bylaws' own.")
+            "Its numbers (prices, money, votes) are in its rules.json.")
     return (
         "The Bylaws name their components but do not give them, so this game ships **house** versions: the "
         f"board (two rings with four Government crossings, {len(n.content().kinds)} spaces), the catalogue of "
@@ -47,7 +47,8 @@ def _pages() -> dict[str, Page]:
     m = n.money
     return {p.topic: p for p in [
         Page("overview", "Overview", (
-            f"2 to 4 crime bosses share a city. Each starts with {m(_c('start_money'))}, a Boss on his Home Base "
+            f"{PACK.game.info.min_players} to {PACK.game.info.max_players} crime bosses share a city. Each starts "
+            f"with {m(_c('start_money'))}, a Boss on his Home Base "
             f"and {_c('men')} Men to buy as Hit-Men or to use as Markers. **Last Boss standing wins** (R2): a "
             "player is out when his Boss leaves the board.\n\n"
             "**Setup**: the decks are shuffled, everyone rolls for the order of choosing Home Bases, then rolls "

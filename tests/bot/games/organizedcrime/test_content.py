@@ -32,7 +32,8 @@ async def test_a_game_on_a_groups_board(table: Table, monkeypatch, tmp_path: Pat
     await t.stop_bot()
     t.settings["content"] = str(root)
     await t.start_bot()
-    assert t.bot.delivery.painter._key[2] == str(root), "the picture workers draw the group's board"
+    drawn_on = dict(t.bot.delivery.painter._key[2])
+    assert drawn_on["organizedcrime"].content_id == OC_BOARD, "the picture workers draw the group's board"
     fixed_chance(monkeypatch, "group")
     state, who, active = await two_player_turn(t)
     page = await oc(t, who[active], "rules", topic="house content")
