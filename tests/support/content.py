@@ -42,3 +42,22 @@ def group_content(root: Path) -> Path:
     edit(cp / "pack.json", lambda doc: doc.update(id=CP_PACK))
     edit(cp / "jobs.json", lambda doc: doc["jobs"][0].update(title=JOB))
     return root
+
+
+OTHER_BOARD = "gotham-2"
+
+
+def other_board(root: Path) -> Path:
+    """Organized Crime on a board of another shape: one more outer space (x1, a Power space) between o00 and o01."""
+    oc = copy_house("organizedcrime", root / "organizedcrime")
+
+    def board(doc: dict[str, Any]) -> None:
+        doc["id"] = OTHER_BOARD
+        doc["spaces"].append({"id": "x1", "kind": "power", "ring": "outer", "quadrant": 0, "name": "Back Alley",
+                              "draw": {"angle": 94.5, "radius": 1.0}})
+        edges = [e for e in doc["edges"] if (e["a"], e["b"]) != ("o00", "o01")]
+        assert len(edges) == len(doc["edges"]) - 1
+        doc["edges"] = [*edges, {"a": "o00", "b": "x1", "type": "ring"}, {"a": "x1", "b": "o01", "type": "ring"}]
+
+    edit(oc / "board.json", board)
+    return root

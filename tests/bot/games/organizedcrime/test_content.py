@@ -7,12 +7,13 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from random import Random
 
 import pytest
 
 from bot import Settings, create_bot
 from bot.content import ContentChanged
-from tests.support.content import OC_BOARD, group_content
+from tests.support.content import OC_BOARD, group_content, other_board
 from tests.support.octable import fixed_chance, oc, state_of, two_player_turn
 from tests.support.table import Table
 
@@ -67,3 +68,36 @@ async def test_a_game_on_a_groups_board(table: Table, monkeypatch, tmp_path: Pat
     await t.start_bot()  # on the group's board again: the game goes on
     status = await oc(t, who[active], "status")
     assert "It is up to you" in status.text(), status.text()
+
+
+async def test_a_whole_game_on_a_board_of_another_shape(table: Table, monkeypatch, tmp_path: Path) -> None:
+    """Nothing in the presentation assumes the house board: a game on one more space plays to its end, by
+    commands and panels with the autocomplete checked, and its export replays on that board."""
+    import tests.support.ocdriver as driver
+    from rules.organizedcrime.game import GAME
+
+    t = table
+    root = other_board(tmp_path / "content")
+    board = GAME.with_content(str(root / "organizedcrime"))
+    monkeypatch.setattr(driver, "GAME", board)  # the driver's legal moves, on the same board as the bot's
+    await t.stop_bot()
+    t.settings["content"] = str(root)
+    await t.start_bot()
+    fixed_chance(monkeypatch, "d")  # with Random(1) below: 29 turns, across the new space
+    await two_player_turn(t, bargain_minimum_minutes=0.00001)
+    commands, clicks = await driver.play_out(t, Random(1), panel_share=0.4, autocomplete=0.3)
+    assert commands > 20 and clicks > 20, (commands, clicks)
+    await t.idle()
+    state = await state_of(t)
+    assert state["result"] is not None and state["result"]["reason"] == "last_survivor"
+    walked = any("Back Alley" in p or "x1" in p for p in t.posts())
+    pictured = [m for m in t.fd.channel_messages(t.chan) if m.attachments]
+    assert pictured and all(m.attachment_info()[0]["content_type"] == "image/png" for m in pictured)
+
+    exported = await oc(t, t.host, "admin export")
+    doc = json.loads(exported.attachments[0][1])
+    out = board.replay(doc)
+    assert out["result"] is not None and out["result"]["winners"] == [
+        doc["players"][list(state["players"]).index(w)] for w in state["result"]["winners"]
+    ]
+    assert walked or "x1" in json.dumps(doc["actions"]), "a piece passed the new space (else the test proves less)"
