@@ -132,7 +132,7 @@ async def check_stored(db: Any, presentations: Mapping[str, Presentation]) -> No
                 "SELECT id FROM games WHERE kind = ? AND status != ? ORDER BY id", (kind, ENDED)
             )
             if rows:
-                raise ContentChanged(_refusal(registry.get(kind).info.title, [int(r["id"]) for r in rows], before, now))
+                raise ContentChanged(_refusal(house.info.title, [int(r["id"]) for r in rows], before, now))
         if stored != now:
             await db.set_meta(META + kind, now)
 
